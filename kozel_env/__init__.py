@@ -1,0 +1,18 @@
+"""kozel_env: PettingZoo AEC environments for the Kozel ("goat") dominoes and card games.
+
+``from kozel_env import dominoes_v0; env = dominoes_v0.env()``. Environment modules are imported lazily.
+"""
+from __future__ import annotations
+
+import importlib
+
+from .registry import ENVIRONMENTS, load, make
+
+__version__ = "0.1.0"
+__all__ = sorted(ENVIRONMENTS) + ["ENVIRONMENTS", "load", "make"]
+
+
+def __getattr__(name):
+    if name in ENVIRONMENTS:
+        return importlib.import_module(ENVIRONMENTS[name][0])
+    raise AttributeError(f"module 'kozel_env' has no attribute {name!r}")

@@ -1,0 +1,1 @@
+"""Kozel card games: shared deck core and one engine per game."""

@@ -1,0 +1,396 @@
+"""The dominoes rules engine: one engine for every dominoes Kozel, its variants as :class:`DominoesRules`.
+
+State is a handful of ints: hands, the stock and the played tiles are 28-bit masks; the line is a short
+list of end values; knocks are 7-bit masks of the numbers a seat is known to lack. A match is one
+:class:`DominoesState`; deals follow each other inside it.
+
+Actions (ids never depend on the seat). With ``E`` end slots (2 on an ordinary line):
+
+* ``tile * E + slot`` -- lay ``tile`` at end ``slot``. The lead (empty line) uses slot 0. Slot 0 is the
+  left end, slot 1 the right end; after a lead ``ab`` the left end shows ``a`` and the right end ``b``.
+* ``28 * E + k`` -- the two-doubles move (RULES D1.2): doubles ``aa`` and ``bb`` with ``a < b`` together,
+  ``k`` indexing the 21 pairs ``(0,1), (0,2), ..., (5,6)``.
+
+Automatic steps, applied inside ``apply_action``: knocks (RULES D1.3, recorded as public events), draws
+from the stock (RULES D2.2, D5.3), dealing and redeals (RULES D1.6), scoring, the next deal.
+"""
+from __future__ import annotations
+
+from ..core.bits import bits
+from ..core.errors import InvalidOptionError, KozelError
+from ..core.ledger import Ledger
+from ..core.rng import Rng
+from ..core.game import State
+from .rules import DominoesRules
+from .tiles import (ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, IS_DOUBLE, LOW, NUM_TILES, OTHER, PIPS, SUIT,
+                    TILE_ID, parse_tiles, pip_total, tile_str)
+
+DEAD = 7
+"""End value of a closed (dead) end."""
+NONE = 8
+"""End value of a slot that holds no end (empty line, unused slot)."""
+SUITX = SUIT + (0, 0)
+"""SUITX[v]: tiles that fit an end showing v (nothing for DEAD and NONE)."""
+DOUBLE_PAIRS = tuple((a, b) for a in range(7) for b in range(a + 1, 7))
+PAIR_INDEX = {p: i for i, p in enumerate(DOUBLE_PAIRS)}
+T00, T11, T66 = TILE_ID[(0, 0)], TILE_ID[(1, 1)], TILE_ID[(6, 6)]
+
+
+def needs_redeal(hand: int) -> bool:
+    """RULES D1.6 / seed 000 §3: five or more doubles, or six or more tiles carrying one number."""
+    if (hand & DOUBLES_MASK).bit_count() >= 5:
+        return True
+    return any((hand & s).bit_count() >= 6 for s in SUIT)
+
+
+class DominoesState(State):
+    __slots__ = ("rules", "rng", "hands", "stock", "played", "played_by", "ends", "knocks", "drawn",
+                 "current_player", "terminal", "leader", "lead_mask", "first_deal", "last_mover",
+                 "last_move", "ledger", "deals_played", "last_result", "match_result", "single_deal",
+                 "events")
+    SETUP_KEYS = frozenset({"hands", "leader", "first_deal", "scores", "opened", "eggs", "memory",
+                            "single_deal"})
+
+    # ------------------------------------------------------------------ set-up
+    def __init__(self, rules: DominoesRules, seed: int, setup: dict | None = None):
+        setup = dict(setup or {})
+        self.rules = rules
+        self.rng = Rng(seed)
+        n = rules.num_players
+        bad = sorted(set(setup) - self.SETUP_KEYS)
+        if bad:
+            raise InvalidOptionError(f"unknown reset option(s) {bad}; known: {sorted(self.SETUP_KEYS)}")
+        ns = rules.num_sides
+        scores = _int_list(setup.get("scores", [0] * ns), ns, "scores")
+        opened = setup.get("opened")
+        if opened is not None:
+            opened = [bool(x) for x in _list(opened, ns, "opened")]
+        memory = _int_list(setup.get("memory", [0] * ns), ns, "memory")
+        eggs = setup.get("eggs", 0)
+        if not isinstance(eggs, int) or eggs < 0:
+            raise InvalidOptionError(f"eggs must be a non-negative int, got {eggs!r}")
+        if any(s >= rules.target for s in scores):
+            raise InvalidOptionError(f"scores {scores} already reach the target {rules.target}")
+        self.ledger = Ledger(rules.ledger_rules(), scores, opened, memory, eggs)
+        self.first_deal = bool(setup.get("first_deal", True))
+        self.single_deal = bool(setup.get("single_deal", False))
+        leader = setup.get("leader")
+        if leader is not None and (not isinstance(leader, int) or not 0 <= leader < n):
+            raise InvalidOptionError(f"leader must be a seat 0..{n - 1}, got {leader!r}")
+        if leader is not None and self.first_deal:
+            raise InvalidOptionError("leader is set by the opening rule in the first deal; "
+                                     "pass first_deal=False to choose the leader")
+        self.last_mover = leader if leader is not None else 0
+        self.deals_played = 0
+        self.last_result = None
+        self.match_result = None
+        self.terminal = False
+        self.events = []
+        hands = setup.get("hands")
+        if hands is not None:
+            hands = self._parse_hands(hands)
+        self._start_deal(hands)
+
+    def _parse_hands(self, hands) -> list:
+        r = self.rules
+        if not isinstance(hands, (list, tuple)) or len(hands) != r.num_players:
+            raise InvalidOptionError(f"hands must be a list of {r.num_players} tile strings, got {hands!r}")
+        masks = []
+        seen = 0
+        for seat, h in enumerate(hands):
+            try:
+                m = parse_tiles(h)
+            except KozelError as e:
+                raise InvalidOptionError(f"hands[{seat}]: {e}") from None
+            if m.bit_count() != r.hand_size:
+                raise InvalidOptionError(f"hands[{seat}] has {m.bit_count()} tiles, the deal gives "
+                                         f"{r.hand_size}")
+            if m & seen:
+                raise InvalidOptionError(f"hands[{seat}] repeats a tile of another hand: "
+                                         f"{tile_str((m & seen).bit_length() - 1)}")
+            seen |= m
+            masks.append(m)
+        return masks
+
+    def _start_deal(self, hands=None) -> None:
+        """Deal (seed 000 §3), redeal silently (RULES D1.6), choose the leader (RULES D1.5, D2.3, D5.2)."""
+        r = self.rules
+        n = r.num_players
+        while True:
+            if hands is None:
+                tiles = self.rng.shuffle(list(range(NUM_TILES)))
+                k = r.hand_size
+                deal = [sum(1 << t for t in tiles[i * k:(i + 1) * k]) for i in range(n)]
+            else:
+                deal, hands = hands, None
+            if not (r.redeal and any(needs_redeal(h) for h in deal)):
+                break
+            self.events.append(("redeal",))
+        self.hands = deal
+        dealt = 0
+        for h in deal:
+            dealt |= h
+        self.stock = ALL_TILES & ~dealt
+        self.played = 0
+        self.played_by = [0] * n
+        self.ends = [NONE] * self.num_slots
+        self.knocks = [0] * n
+        self.drawn = [0] * n
+        self.last_move = ()
+        if self.first_deal:
+            self.leader, tile = self._opening_lead()
+            self.lead_mask = 1 << tile
+        else:
+            self.leader = self.last_mover
+            self.lead_mask = ALL_TILES
+        self.current_player = self.leader
+
+    @property
+    def num_slots(self) -> int:
+        return 2
+
+    def _opening_lead(self):
+        """RULES D1.5 (``11`` leads) or D2.3 / D5.2 (lowest double, else the heaviest tile)."""
+        hands = self.hands
+        if self.rules.opening == "11":
+            for seat, h in enumerate(hands):
+                if h >> T11 & 1:
+                    return seat, T11
+        for d in DOUBLE:
+            for seat, h in enumerate(hands):
+                if h >> d & 1:
+                    return seat, d
+        best = None
+        for seat, h in enumerate(hands):
+            for t in bits(h):
+                key = (PIPS[t], HIGH[t], -seat)
+                if best is None or key > best[0]:
+                    best = (key, seat, t)
+        return best[1], best[2]
+
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> "DominoesState":
+        c = object.__new__(type(self))
+        c.rules = self.rules
+        c.rng = self.rng.clone()
+        c.hands = self.hands[:]
+        c.stock = self.stock
+        c.played = self.played
+        c.played_by = self.played_by[:]
+        c.ends = self.ends[:]
+        c.knocks = self.knocks[:]
+        c.drawn = self.drawn[:]
+        c.current_player = self.current_player
+        c.terminal = self.terminal
+        c.leader = self.leader
+        c.lead_mask = self.lead_mask
+        c.first_deal = self.first_deal
+        c.last_mover = self.last_mover
+        c.last_move = self.last_move
+        c.ledger = self.ledger.clone()
+        c.deals_played = self.deals_played
+        c.last_result = self.last_result
+        c.match_result = self.match_result
+        c.single_deal = self.single_deal
+        c.events = self.events[:]
+        return c
+
+    # ------------------------------------------------------------------ moves
+    def fit_mask(self) -> int:
+        """Tiles that fit some open end (empty line: none)."""
+        m = 0
+        for v in self.ends:
+            m |= SUITX[v]
+        return m
+
+    def legal_actions(self) -> list:
+        """Must play (seed 000 §5): every placement of a fitting tile, plus the two-doubles move."""
+        if self.terminal:
+            return []
+        h = self.hands[self.current_player]
+        if not self.played:
+            return [t * 2 for t in bits(h & self.lead_mask)]
+        e0, e1 = self.ends
+        acts = [t * 2 for t in bits(h & SUITX[e0])]
+        acts += [t * 2 + 1 for t in bits(h & SUITX[e1])]
+        if self.rules.two_doubles and e0 != e1 and e0 < 7 and e1 < 7:
+            d0, d1 = DOUBLE[e0], DOUBLE[e1]
+            if h >> d0 & 1 and h >> d1 & 1:
+                acts.append(56 + PAIR_INDEX[(e0, e1) if e0 < e1 else (e1, e0)])
+        acts.sort()
+        return acts
+
+    def apply_action(self, action: int) -> None:
+        p = self.current_player
+        self.events = []
+        if action >= 56:
+            a, b = DOUBLE_PAIRS[action - 56]
+            tiles = (DOUBLE[a], DOUBLE[b])
+            bit = (1 << tiles[0]) | (1 << tiles[1])
+        else:
+            t, slot = divmod(action, 2)
+            tiles = (t,)
+            bit = 1 << t
+            if not self.played:
+                self.ends = [LOW[t], HIGH[t]]
+            else:
+                self.ends[slot] = OTHER[t][self.ends[slot]]
+        self.hands[p] &= ~bit
+        self.played |= bit
+        self.played_by[p] |= bit
+        self.last_mover = p
+        self.last_move = tiles
+        self._after_move(p)
+
+    def _after_move(self, p: int) -> None:
+        """Going out, knocks and draws of the following seats, or the fish (seed 000 §5-6, RULES D1.3-4)."""
+        if not self.hands[p]:
+            self._end_deal("out", p)
+            return
+        n = self.rules.num_players
+        fit = self.fit_mask()
+        limit = self._draw_limit()
+        open_numbers = 0
+        for v in self.ends:
+            if v < 7:
+                open_numbers |= 1 << v
+        for i in range(1, n + 1):
+            q = (p + i) % n
+            if self.hands[q] & fit:
+                self.current_player = q
+                return
+            if limit is not None and self._draw_until_fit(q, fit, limit):
+                self.current_player = q
+                return
+            self.knocks[q] |= open_numbers
+            self.events.append(("knock", q))
+        self._end_deal("fish", p)
+
+    def _draw_limit(self):
+        """Fewest tiles the stock keeps (RULES D2.2: 1, the last tile is never drawn; D5.3: 0)."""
+        d = self.rules.draw
+        return None if d == "none" else (1 if d == "keep_last" else 0)
+
+    def _draw_until_fit(self, q: int, fit: int, limit: int) -> bool:
+        """Forced draws, one tile at a time, until a tile fits (RULES D2.2 / D5.3). Public: the count."""
+        while self.stock.bit_count() > limit:
+            t = self.rng.pick_bit(self.stock)
+            self.stock &= ~(1 << t)
+            self.hands[q] |= 1 << t
+            self.drawn[q] += 1
+            self.events.append(("draw", q))
+            if (fit >> t) & 1:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ scoring
+    def hand_value(self, seat: int) -> int:
+        """RULES D1.1: a lone ``00`` or ``66`` counts the configured values; otherwise plain pips."""
+        h = self.hands[seat]
+        lone = self.rules.lone_double_values
+        if lone is not None:
+            if h == 1 << T00:
+                return lone[0]
+            if h == 1 << T66:
+                return lone[1]
+        return pip_total(h)
+
+    def _end_deal(self, how: str, mover: int) -> None:
+        """Who lost, what is written (seed 000 §6-8, RULES D1.1, D1.7-9), then the next deal or the end."""
+        r = self.rules
+        n = r.num_players
+        side_of = r.side_of
+        sides = range(r.num_sides)
+        totals = [0] * r.num_sides
+        values = [0] * r.num_sides
+        for seat in range(n):
+            totals[side_of(seat)] += pip_total(self.hands[seat])
+            values[side_of(seat)] += self.hand_value(seat)
+        if how == "out":
+            winners = [side_of(mover)]
+        else:
+            low = min(totals)
+            winners = [s for s in sides if totals[s] == low]
+        losses = {s: values[s] for s in sides if s not in winners}
+        eggs_before = self.ledger.eggs
+        if not losses:  # every side tied in a fish: eggs (RULES D1.8), the plain total is carried
+            self.ledger.record_eggs(totals[0])
+            written = {}
+        else:
+            written = self.ledger.settle(losses)
+        self.deals_played += 1
+        seat_points = [-written.get(side_of(seat), 0) for seat in range(n)]
+        self.last_result = {
+            "deal": self.deals_played,
+            "ended_by": how,
+            "went_out" if how == "out" else "fisher": mover,
+            "final_move": [tile_str(t) for t in self.last_move],
+            "hands": [" ".join(tile_str(t) for t in bits(h)) for h in self.hands],
+            "hand_totals": totals,
+            "deal_winners": winners,
+            "eggs": not losses,
+            "eggs_carried_in": eggs_before,
+            "eggs_carried_out": self.ledger.eggs,
+            "amounts": {s: losses[s] for s in losses},
+            "written": written,
+            "scores": self.ledger.scores[:],
+            "seat_points": seat_points,
+        }
+        self.events.append(("deal_end", how, mover))
+        self.first_deal = False
+        goats = self.ledger.at_target()
+        if goats or self.single_deal:
+            self._end_match(goats)
+        else:
+            self._start_deal()
+
+    def _end_match(self, goats: list) -> None:
+        """Goats at the target (seed 000 §8, RULES D1.9; ties RULES D2.6) and the titles."""
+        r = self.rules
+        scores = self.ledger.scores
+        if goats:
+            top = max(scores[s] for s in goats)
+            goats = [s for s in goats if scores[s] == top]
+        others = [s for s in range(r.num_sides) if s not in goats]
+        # Pairs: the other pair wins. Every man for himself: the fewest points win (RULES D2.6 places).
+        winners = others if r.pairs else [s for s in others if scores[s] == min(scores[o] for o in others)]
+        if not goats:  # single-deal episode that reached no target: the deal decides
+            winners = self.last_result["deal_winners"]
+            goats = [s for s in range(r.num_sides) if s not in winners and not self.last_result["eggs"]]
+        order = sorted(range(r.num_sides), key=lambda s: scores[s])
+        self.match_result = {
+            "scores": scores[:],
+            "goats": goats,
+            "winners": winners,
+            "places": order,
+            "naked_goats": bool(goats) and all(scores[s] == 0 for s in winners),
+            "bald_goats": bool(goats) and self.last_result["ended_by"] == "out" and T00 in self.last_move,
+            "deals": self.deals_played,
+        }
+        self.terminal = True
+        self.current_player = -1
+
+    def returns(self) -> list:
+        """+1 for the seats of the winning side(s), -1 for the goats, 0 otherwise (and before the end)."""
+        if not self.terminal:
+            return [0.0] * self.rules.num_players
+        res = self.match_result
+        side_of = self.rules.side_of
+        out = []
+        for seat in range(self.rules.num_players):
+            s = side_of(seat)
+            out.append(-1.0 if s in res["goats"] else (1.0 if s in res["winners"] else 0.0))
+        return out
+
+
+def _list(x, n, name):
+    if not isinstance(x, (list, tuple)) or len(x) != n:
+        raise InvalidOptionError(f"{name} must be a list of {n} values, got {x!r}")
+    return list(x)
+
+
+def _int_list(x, n, name):
+    x = _list(x, n, name)
+    if not all(isinstance(v, int) and v >= 0 for v in x):
+        raise InvalidOptionError(f"{name} must hold non-negative ints, got {x!r}")
+    return x

@@ -1,0 +1,245 @@
+"""The dominoes :class:`~kozel_env.core.game.Game`: observation, oracle view, move notation, rendering and
+determinization over :class:`~kozel_env.dominoes.engine.DominoesState`.
+
+Move notation (RULES notation for tiles: two digits, smaller first):
+
+* ``35`` -- lead the tile ``35`` on the empty line (or any placement of ``35`` when only one exists);
+* ``35L`` / ``35R`` -- lay ``35`` at the left / right end (the left end is the lead's smaller half side);
+* ``33+66`` -- the two-doubles move (RULES D1.2).
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..core.bits import bits
+from ..core.errors import IllegalActionError, KozelError
+from ..core.game import Game
+from ..core.rng import Rng
+from ..core.sampling import deal_constrained
+from ..core.spec import ObsSpec, Part, unpack_masks
+from .engine import DEAD, DOUBLE_PAIRS, NONE, PAIR_INDEX, DominoesState
+from .rules import DominoesRules
+from .tiles import ALL_TILES, DOUBLE, NUM_TILES, SUIT, TILE_ID, tile_str, tiles_str
+
+SLOT_NAMES = "LR"
+_MOVE = re.compile(r"^(\d\d)([LR])?$")
+_PAIR = re.compile(r"^(\d\d)\+(\d\d)$")
+
+
+class DominoesGame(Game):
+    state_class = DominoesState
+
+    def __init__(self, rules: DominoesRules):
+        self.rules = rules
+        self.name = rules.name
+        n = self.num_players = rules.num_players
+        s = rules.num_sides
+        self.num_slots = 2
+        self.num_actions = NUM_TILES * self.num_slots + len(DOUBLE_PAIRS)
+        self._build_spec(n, s)
+
+    # ------------------------------------------------------------------ observation layout
+    def _build_spec(self, n: int, s: int) -> None:
+        r = self.rules
+        E = self.num_slots
+        rel = "relative seats: 0 = you, 1 = next clockwise, ..."
+        side_rel = "relative sides: 0 = your side" + (" (your pair)" if r.pairs else "")
+        bit_parts = [
+            Part("hand", (NUM_TILES,), "your tiles (tile ids 00,01,..,06,11,..,66)"),
+            Part("played_by", (n, NUM_TILES), f"tiles each seat has played this deal; {rel}"),
+            Part("knocked", (n, 7), f"numbers each seat is known to lack (it knocked on them); {rel}"),
+            Part("ends", (E, 9), "each end slot one-hot: value 0-6, 7 = dead (closed), 8 = no end"),
+            Part("first_deal", (1,), "1 in the match's first deal (the 11 / lowest-double opening)"),
+            Part("line_empty", (1,), "1 before the lead of this deal"),
+            Part("leader", (n,), f"who led this deal, one-hot; {rel}"),
+            Part("seat", (n,), "your absolute seat, one-hot (player_0 ...)"),
+            Part("opened", (s,), f"scoring opened (threshold passed); {side_rel}"),
+        ]
+        hs = float(r.hand_size)
+        scalar_parts = [Part("hand_counts", (n,), f"tiles in each hand / {r.hand_size}; {rel}",
+                             NUM_TILES / hs)]
+        if r.draw != "none":
+            scalar_parts += [
+                Part("drawn", (n,), f"tiles each seat drew this deal / {r.hand_size}; {rel}", NUM_TILES / hs),
+                Part("stock", (1,), f"tiles in the stock / {r.hand_size}", NUM_TILES / hs),
+            ]
+        scalar_parts += [
+            Part("scores", (s,), f"match scores / target {r.target}; {side_rel}", 4.0),
+            Part("memory", (s,), f"remembered points under the threshold / target; {side_rel}", 4.0),
+            Part("eggs", (1,), "points carried by eggs / target", 4.0),
+        ]
+        self.obs_spec = ObsSpec(bit_parts + scalar_parts)
+        self.oracle_spec = ObsSpec([
+            Part("hands", (n, NUM_TILES), "every hand, absolute seats"),
+            Part("stock_tiles", (NUM_TILES,), "tiles in the stock"),
+            Part("to_move", (n,), "seat to move, one-hot (all 0 when terminal)"),
+        ] + [Part("seat0_" + p.name, p.shape, "seat 0's observation: " + p.doc, p.high)
+             for p in self.obs_spec.parts])
+        # Bit features are packed into 64-bit rows: hand, played_by x n, [knocks | ends], [flags].
+        sel = list(range(28))
+        for k in range(n):
+            sel += [64 * (1 + k) + b for b in range(28)]
+        row = 64 * (1 + n)
+        sel += [row + b for b in range(7 * n)]
+        sel += [row + 28 + b for b in range(9 * E)]
+        row += 64
+        sel += [row + b for b in range(2 + 2 * n + s)]
+        self._select = np.array(sel, dtype=np.intp)
+        self._nbits = len(sel)
+        self._rows = n + 3
+        assert self._nbits == sum(p.size for p in bit_parts)
+
+    # ------------------------------------------------------------------ engine entry points
+    def new_state(self, seed: int, setup: dict | None = None) -> DominoesState:
+        return self.state_class(self.rules, seed, setup)
+
+    def observe(self, st: DominoesState, player: int) -> np.ndarray:
+        r = self.rules
+        n = self.num_players
+        rel = [(player + k) % n for k in range(n)]
+        knocks = 0
+        for k, q in enumerate(rel):
+            knocks |= st.knocks[q] << (7 * k)
+        for i, v in enumerate(st.ends):
+            knocks |= 1 << (28 + 9 * i + v)
+        side = r.side_of(player)
+        ns = r.num_sides
+        side_rel = [(side + k) % ns for k in range(ns)] if r.pairs else rel
+        ledger = st.ledger
+        flags = (int(st.first_deal) | (0 if st.played else 2) | (1 << (2 + (st.leader - player) % n))
+                 | (1 << (2 + n + player)))
+        for k, sd in enumerate(side_rel):
+            if ledger.opened[sd]:
+                flags |= 1 << (2 + 2 * n + k)
+        masks = [st.hands[player]] + [st.played_by[q] for q in rel] + [knocks, flags]
+        out = np.empty(self.obs_spec.size, np.float32)
+        nb = self._nbits
+        a = np.array(masks, dtype=np.uint64)
+        out[:nb] = np.unpackbits(a.view(np.uint8), bitorder="little")[self._select]
+        hs = r.hand_size
+        scal = [st.hands[q].bit_count() / hs for q in rel]
+        if r.draw != "none":
+            scal += [st.drawn[q] / hs for q in rel]
+            scal.append(st.stock.bit_count() / hs)
+        t = r.target
+        scal += [ledger.scores[sd] / t for sd in side_rel]
+        scal += [ledger.memory[sd] / t for sd in side_rel]
+        scal.append(ledger.eggs / t)
+        out[nb:] = scal
+        return out
+
+    def oracle(self, st: DominoesState) -> np.ndarray:
+        n = self.num_players
+        to_move = np.zeros(n, np.float32)
+        if st.current_player >= 0:
+            to_move[st.current_player] = 1
+        return np.concatenate([unpack_masks(st.hands + [st.stock], NUM_TILES).ravel(), to_move,
+                               self.observe(st, 0)])
+
+    # ------------------------------------------------------------------ notation
+    def action_to_string(self, st: DominoesState, action: int) -> str:
+        if not 0 <= action < self.num_actions:
+            raise IllegalActionError(f"action {action} is out of range 0..{self.num_actions - 1}")
+        E = self.num_slots
+        if action >= NUM_TILES * E:
+            a, b = DOUBLE_PAIRS[action - NUM_TILES * E]
+            return f"{a}{a}+{b}{b}"
+        t, slot = divmod(action, E)
+        if not st.played:
+            return tile_str(t)
+        return tile_str(t) + SLOT_NAMES[slot]
+
+    def string_to_action(self, st: DominoesState, text: str) -> int:
+        legal = st.legal_actions()
+        t = str(text).strip().upper().replace(" ", "")
+        try:
+            m = _PAIR.match(t)
+            if m:
+                a, b = (TILE_ID[(int(x[0]), int(x[1]))] for x in m.groups())
+                va, vb = DOUBLE.index(a) if a in DOUBLE else -1, DOUBLE.index(b) if b in DOUBLE else -1
+                if va < 0 or vb < 0 or va == vb:
+                    raise KozelError(f"{text!r}: the two-doubles move needs two different doubles")
+                cands = [NUM_TILES * self.num_slots + PAIR_INDEX[(min(va, vb), max(va, vb))]]
+            else:
+                m = _MOVE.match(t)
+                if not m:
+                    raise KozelError(f"cannot read move {text!r}")
+                a, b = m.group(1)
+                if max(a, b) > "6":
+                    raise KozelError(f"{text!r}: tile halves are 0-6")
+                tile = TILE_ID[(int(a), int(b))]
+                slots = range(self.num_slots) if m.group(2) is None else [SLOT_NAMES.index(m.group(2))]
+                cands = [tile * self.num_slots + s for s in slots]
+        except KozelError as e:
+            raise IllegalActionError(f"{e}; legal moves: {self.legal_strings(st)}") from None
+        ok = [c for c in cands if c in legal]
+        if len(ok) == 1:
+            return ok[0]
+        if len(ok) > 1:
+            raise IllegalActionError(f"move {text!r} is ambiguous: say one of "
+                                     f"{[self.action_to_string(st, c) for c in ok]}")
+        raise IllegalActionError(f"move {text!r} is not legal for player_{st.current_player}; "
+                                 f"legal moves: {self.legal_strings(st)}")
+
+    # ------------------------------------------------------------------ rendering
+    def render(self, st: DominoesState, viewer: int | None = None) -> str:
+        r = self.rules
+        n = self.num_players
+        led = st.ledger
+        if r.pairs:
+            score = " | ".join(f"pair {s}+{s + 2}: {led.scores[s]}{'' if led.opened[s] else ' (not open)'}"
+                               for s in range(2))
+        else:
+            score = " | ".join(f"player_{s}: {led.scores[s]}" for s in range(n))
+        lines = [f"{self.name} · deal {st.deals_played + 1} · {score} · eggs {led.eggs}"]
+
+        def end(v):
+            return "dead" if v == DEAD else ("-" if v == NONE else str(v))
+
+        lines.append("ends: " + "  ".join(f"{SLOT_NAMES[i] if i < 2 else i}={end(v)}"
+                                          for i, v in enumerate(st.ends)))
+        if r.draw != "none":
+            lines.append(f"stock: {st.stock.bit_count()} tiles")
+        for q in range(n):
+            mark = "*" if q == st.current_player else " "
+            if viewer is None or viewer == q:
+                hand = tiles_str(st.hands[q])
+            else:
+                hand = "?? " * st.hands[q].bit_count()
+            knock = ("  knocked on " + ",".join(str(v) for v in range(7) if st.knocks[q] >> v & 1)
+                     if st.knocks[q] else "")
+            lines.append(f"{mark}player_{q}: {hand.strip():<22} played: {tiles_str(st.played_by[q])}{knock}")
+        if st.terminal:
+            res = st.match_result
+            who = ", ".join(f"side {g}" for g in res["goats"]) or "nobody"
+            lines.append(f"match over: goats {who}; scores {res['scores']}")
+        elif viewer is None or viewer == st.current_player:
+            lines.append(f"legal: {' '.join(self.legal_strings(st))}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ determinization
+    def sample_consistent(self, st: DominoesState, player: int, rng: Rng) -> DominoesState:
+        """Re-deal every tile ``player`` cannot see (other hands, the stock), keeping each hand's size and
+        the knocks: a seat never receives a tile of a number it knocked on (RULES D1.3)."""
+        n = self.num_players
+        pool = ALL_TILES & ~st.hands[player] & ~st.played
+        counts, allowed = {}, {}
+        for q in range(n):
+            if q != player:
+                counts[q] = st.hands[q].bit_count()
+                banned = 0
+                for v in bits(st.knocks[q]):
+                    banned |= SUIT[v]
+                allowed[q] = ALL_TILES & ~banned
+        counts[-1] = st.stock.bit_count()
+        allowed[-1] = ALL_TILES
+        deal = deal_constrained(pool, counts, allowed, rng)
+        new = st.clone()
+        for q in range(n):
+            if q != player:
+                new.hands[q] = deal[q]
+        new.stock = deal[-1]
+        new.rng = Rng(rng.next_u64())
+        return new

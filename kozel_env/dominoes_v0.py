@@ -1,0 +1,40 @@
+"""``dominoes_v0``: Kozel dominoes, four players in two pairs, to 101 (seed 000 §1-8, RULES D1).
+
+Spec:
+
+| | |
+|---|---|
+| agents | ``player_0`` .. ``player_3``, clockwise; pairs (0, 2) and (1, 3) |
+| actions | ``Discrete(77)``: ``tile * 2 + end`` (end 0 = left, 1 = right; the lead uses end 0), ``56 + k`` the two-doubles move of pair k |
+| observation | ``{"observation": float32 (see the README table), "action_mask": int8 (77,)}`` |
+| episode | the match to 101 (``episode="deal"``: one deal) |
+| rewards | ``reward="outcome"``: +1 winners / -1 goats at the end; ``reward="points"``: zero-sum points per deal |
+
+Rules options (defaults from RULES D1): ``lone_double_values=(25, 50)`` (D1.1; None = plain pips),
+``two_doubles=True`` (D1.2), ``redeal=True`` (D1.6), ``threshold=13`` (D1.7), ``target=101`` (D1.9).
+
+``reset(options=...)``: ``hands`` (4 tile strings, e.g. ``"00 11 35 ..."``), ``first_deal`` (default True: the
+holder of 11 leads it), ``leader`` (seat, with ``first_deal=False``), ``scores`` / ``opened`` (per pair),
+``eggs`` (carried points).
+
+Version history: v0 -- first release.
+"""
+from __future__ import annotations
+
+from .core.aec import KozelEnv
+from .dominoes.game import DominoesGame
+from .dominoes.rules import PAIRS, make_rules
+
+
+class raw_env(KozelEnv):
+    metadata = {**KozelEnv.metadata, "name": "dominoes_v0"}
+    base_rules = PAIRS
+
+    @classmethod
+    def make_game(cls, rules_options: dict) -> DominoesGame:
+        return DominoesGame(make_rules(cls.base_rules, rules_options))
+
+
+def env(**kwargs) -> raw_env:
+    """The environment (no wrapper stack: it validates its own input)."""
+    return raw_env(**kwargs)
