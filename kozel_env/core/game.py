@@ -56,6 +56,12 @@ class State(ABC):
         ...
 
     @abstractmethod
+    def check_invariants(self) -> None:
+        """Raise AssertionError if the state breaks a conservation law of its game (every tile or card
+        accounted for exactly once, hand sizes, scores within bounds ...). Used by the conformance fuzzing."""
+        ...
+
+    @abstractmethod
     def returns(self) -> list:
         """Per-seat outcome of the finished episode: +1 winners, -1 losers (goats), 0 otherwise."""
         ...

@@ -13,8 +13,11 @@ from .bits import bits
 from .errors import KozelError
 
 
-def deal_constrained(pool: int, counts: dict, allowed: dict, rng, tries: int = 64) -> dict:
-    """Split the bitmask ``pool`` among seats: ``counts[seat]`` items each, all within ``allowed[seat]``.
+def deal_constrained(pool: int, counts: dict, allowed: dict, rng, tries: int = 64,
+                     require: dict | None = None) -> dict:
+    """Split the bitmask ``pool`` among seats: ``counts[seat]`` items each, all within ``allowed[seat]``,
+    and, for each seat in ``require``, at least one item of ``require[seat]`` (e.g. the seat to move holds
+    a playable tile, which everybody knows because it was not skipped).
 
     ``sum(counts.values())`` must equal the pool size. Returns ``{seat: mask}``.
     Raises KozelError if no consistent deal exists.
@@ -32,16 +35,16 @@ def deal_constrained(pool: int, counts: dict, allowed: dict, rng, tries: int = 6
             for it in items[i:i + counts[s]]:
                 m |= 1 << it
             i += counts[s]
-            if m & ~allowed[s]:
+            if m & ~allowed[s] or (require and s in require and not m & require[s]):
                 ok = False
                 break
             out[s] = m
         if ok:
             return out
-    return _backtrack(items, seats, counts, allowed, rng)
+    return _backtrack(items, seats, counts, allowed, rng, require or {})
 
 
-def _backtrack(items, seats, counts, allowed, rng) -> dict:
+def _backtrack(items, seats, counts, allowed, rng, require) -> dict:
     # Most constrained item first; seats tried in random order.
     items = sorted(items, key=lambda it: sum(1 for s in seats if allowed[s] >> it & 1))
     left = dict(counts)
@@ -49,7 +52,7 @@ def _backtrack(items, seats, counts, allowed, rng) -> dict:
 
     def place(k: int) -> bool:
         if k == len(items):
-            return True
+            return all(out[s] & m for s, m in require.items())
         it = items[k]
         order = [s for s in seats if left[s] and allowed[s] >> it & 1]
         rng.shuffle(order)

@@ -370,6 +370,27 @@ class DominoesState(State):
         self.terminal = True
         self.current_player = -1
 
+    def check_invariants(self) -> None:
+        """Every tile exactly once in a hand, the stock or the table (seed 000 §1); scores below the target
+        while the match runs (seed 000 §8); the seat to move has a legal move (RULES D1.3)."""
+        seen = self.stock
+        for h in self.hands + [self.played]:
+            assert not seen & h, "a tile is in two places"
+            seen |= h
+        assert seen == ALL_TILES, "a tile is missing"
+        union = 0
+        for m in self.played_by:
+            assert not union & m
+            union |= m
+        assert union == self.played
+        assert all(0 <= v <= NONE for v in self.ends)
+        assert all(s >= 0 for s in self.ledger.scores)
+        if self.terminal:
+            assert self.current_player == -1 and self.match_result is not None
+        else:
+            assert all(s < self.rules.target for s in self.ledger.scores)
+            assert self.legal_actions(), "the seat to move has no legal move"
+
     def returns(self) -> list:
         """+1 for the seats of the winning side(s), -1 for the goats, 0 otherwise (and before the end)."""
         if not self.terminal:

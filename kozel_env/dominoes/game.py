@@ -222,7 +222,8 @@ class DominoesGame(Game):
     # ------------------------------------------------------------------ determinization
     def sample_consistent(self, st: DominoesState, player: int, rng: Rng) -> DominoesState:
         """Re-deal every tile ``player`` cannot see (other hands, the stock), keeping each hand's size and
-        the knocks: a seat never receives a tile of a number it knocked on (RULES D1.3)."""
+        the knocks: a seat never receives a tile of a number it knocked on (RULES D1.3), and before the
+        opening lead the leader keeps the opening tile."""
         n = self.num_players
         pool = ALL_TILES & ~st.hands[player] & ~st.played
         counts, allowed = {}, {}
@@ -235,7 +236,19 @@ class DominoesGame(Game):
                 allowed[q] = ALL_TILES & ~banned
         counts[-1] = st.stock.bit_count()
         allowed[-1] = ALL_TILES
-        deal = deal_constrained(pool, counts, allowed, rng)
+        forced = 0
+        if not st.played and st.lead_mask != ALL_TILES and st.leader != player:
+            # The opening rule is public: the leader holds the opening tile (RULES D1.5).
+            forced = st.lead_mask
+            pool &= ~forced
+            counts[st.leader] -= 1
+        require = None
+        cp = st.current_player
+        if st.played and cp >= 0 and cp != player:
+            require = {cp: st.fit_mask()}  # the seat to move was not skipped: it holds a fitting tile
+        deal = deal_constrained(pool, counts, allowed, rng, require=require)
+        if forced:
+            deal[st.leader] |= forced
         new = st.clone()
         for q in range(n):
             if q != player:
