@@ -10,6 +10,7 @@ Move notation (RULES notation for tiles: two digits, smaller first):
 from __future__ import annotations
 
 import re
+import struct
 
 import numpy as np
 
@@ -18,12 +19,14 @@ from ..core.errors import IllegalActionError, KozelError
 from ..core.game import Game
 from ..core.rng import Rng
 from ..core.sampling import deal_constrained
-from ..core.spec import ObsSpec, Part, unpack_masks
+from ..core.spec import BITS7, BITS14, ObsSpec, Part, onehot_bytes, unpack_masks
 from .engine import DEAD, DOUBLE_PAIRS, NONE, PAIR_INDEX, DominoesState
 from .rules import DominoesRules
 from .tiles import ALL_TILES, DOUBLE, NUM_TILES, SUIT, TILE_ID, tile_str, tiles_str
 
 SLOT_NAMES = "LR"
+END_BYTES = tuple(bytes(int(i == v) for i in range(9)) for v in range(9))
+FLAG_BYTES = ((b"\x00\x00", b"\x00\x01"), (b"\x01\x00", b"\x01\x01"))  # [first_deal][line_empty]
 _MOVE = re.compile(r"^(\d\d)([LR])?$")
 _PAIR = re.compile(r"^(\d\d)\+(\d\d)$")
 
@@ -77,18 +80,15 @@ class DominoesGame(Game):
             Part("to_move", (n,), "seat to move, one-hot (all 0 when terminal)"),
         ] + [Part("seat0_" + p.name, p.shape, "seat 0's observation: " + p.doc, p.high)
              for p in self.obs_spec.parts])
-        # Bit features are packed into 64-bit rows: hand, played_by x n, [knocks | ends], [flags].
-        sel = list(range(28))
-        for k in range(n):
-            sel += [64 * (1 + k) + b for b in range(28)]
-        row = 64 * (1 + n)
-        sel += [row + b for b in range(7 * n)]
-        sel += [row + 28 + b for b in range(9 * E)]
-        row += 64
-        sel += [row + b for b in range(2 + 2 * n + s)]
-        self._select = np.array(sel, dtype=np.intp)
-        self._nbits = len(sel)
-        self._rows = n + 3
+        self._nbits = sum(p.size for p in bit_parts)
+        self._rel = [[(p + k) % n for k in range(n)] for p in range(n)]
+        self._side_rel = ([[(r.side_of(p) + k) % s for k in range(s)] for p in range(n)] if r.pairs
+                          else self._rel)
+        self._onehot = onehot_bytes(n)
+        self._draws = r.draw != "none"
+        self._hs = 1.0 / r.hand_size
+        self._inv_target = 1.0 / r.target
+        self._fmt = f"<{self.obs_spec.size - self._nbits}f"
         assert self._nbits == sum(p.size for p in bit_parts)
 
     # ------------------------------------------------------------------ engine entry points
@@ -96,38 +96,44 @@ class DominoesGame(Game):
         return self.state_class(self.rules, seed, setup)
 
     def observe(self, st: DominoesState, player: int) -> np.ndarray:
-        r = self.rules
-        n = self.num_players
-        rel = [(player + k) % n for k in range(n)]
-        knocks = 0
-        for k, q in enumerate(rel):
-            knocks |= st.knocks[q] << (7 * k)
-        for i, v in enumerate(st.ends):
-            knocks |= 1 << (28 + 9 * i + v)
-        side = r.side_of(player)
-        ns = r.num_sides
-        side_rel = [(side + k) % ns for k in range(ns)] if r.pairs else rel
-        ledger = st.ledger
-        flags = (int(st.first_deal) | (0 if st.played else 2) | (1 << (2 + (st.leader - player) % n))
-                 | (1 << (2 + n + player)))
-        for k, sd in enumerate(side_rel):
-            if ledger.opened[sd]:
-                flags |= 1 << (2 + 2 * n + k)
-        masks = [st.hands[player]] + [st.played_by[q] for q in rel] + [knocks, flags]
+        # Binary parts are joined as 0/1 bytes from lookup tables and converted once; the scalar parts
+        # are packed as float32. Everything is relative to ``player`` via precomputed seat orders.
+        rel = self._rel[player]
+        srel = self._side_rel[player]
+        led = st.ledger
+        hands = st.hands
+        pb = st.played_by
+        kn = st.knocks
+        h = hands[player]
+        parts = [BITS14[h & 0x3FFF], BITS14[h >> 14]]
+        for q in rel:
+            m = pb[q]
+            parts.append(BITS14[m & 0x3FFF])
+            parts.append(BITS14[m >> 14])
+        for q in rel:
+            parts.append(BITS7[kn[q]])
+        for v in st.ends:
+            parts.append(END_BYTES[v])
+        parts.append(FLAG_BYTES[st.first_deal][0 if st.played else 1])
+        parts.append(self._onehot[(st.leader - player) % self.num_players])
+        parts.append(self._onehot[player])
+        opened = led.opened
+        parts.append(bytes([opened[sd] for sd in srel]))
+        hs = self._hs
+        vals = [hands[q].bit_count() * hs for q in rel]
+        if self._draws:
+            vals += [st.drawn[q] * hs for q in rel]
+            vals.append(st.stock.bit_count() * hs)
+        t = self._inv_target
+        sc = led.scores
+        mem = led.memory
+        vals += [sc[sd] * t for sd in srel]
+        vals += [mem[sd] * t for sd in srel]
+        vals.append(led.eggs * t)
         out = np.empty(self.obs_spec.size, np.float32)
         nb = self._nbits
-        a = np.array(masks, dtype=np.uint64)
-        out[:nb] = np.unpackbits(a.view(np.uint8), bitorder="little")[self._select]
-        hs = r.hand_size
-        scal = [st.hands[q].bit_count() / hs for q in rel]
-        if r.draw != "none":
-            scal += [st.drawn[q] / hs for q in rel]
-            scal.append(st.stock.bit_count() / hs)
-        t = r.target
-        scal += [ledger.scores[sd] / t for sd in side_rel]
-        scal += [ledger.memory[sd] / t for sd in side_rel]
-        scal.append(ledger.eggs / t)
-        out[nb:] = scal
+        out[:nb] = np.frombuffer(b"".join(parts), np.uint8)
+        out[nb:] = np.frombuffer(struct.pack(self._fmt, *vals), np.float32)
         return out
 
     def oracle(self, st: DominoesState) -> np.ndarray:
