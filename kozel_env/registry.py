@@ -9,6 +9,7 @@ import importlib
 
 ENVIRONMENTS = {
     "dominoes_v0": ("kozel_env.dominoes_v0", [{}]),
+    "queens_and_jacks_v0": ("kozel_env.queens_and_jacks_v0", [{}, {"trumps": "named"}, {"deck": 32, "target": 6}]),
 }
 
 

@@ -58,7 +58,7 @@ from ..core.ledger import Ledger, LedgerRules
 from ..core.rng import Rng
 from ..core.spec import ObsSpec, Part, unpack_masks
 from .deck import (
-    NUM_CARDS, POINTS, RANK_MASK, RANKS, RJ, RQ, SUIT_MASK, SUIT_NAMES, SUIT_OF, SUITS, card_str, deck_mask,
+    NUM_CARDS, POINTS, RANK_MASK, RJ, RQ, SUIT_MASK, SUIT_NAMES, SUIT_OF, SUITS, card_str, deck_mask,
     parse_card, strength_table,
 )
 
@@ -137,6 +137,7 @@ STRENGTH = tuple(
 )
 """Order inside an effective suit: plain ranks 0..6 (6 .. A), queens and jacks 7..14 (JD .. QC)."""
 
+
 def _chunk_tables():
     tabs = []
     for k in range(4):
@@ -188,6 +189,9 @@ class QueensAndJacksState(State):
         "best", "best_seat", "led", "voids", "eyes", "tricks", "trump", "dealer", "phase", "current_player",
         "terminal", "deals_played", "last_result", "match_result", "single_deal",
     )
+
+    SETUP_KEYS = frozenset({"hands", "dealer", "leader", "trump", "scores", "eggs", "single_deal"})
+    """Keys of ``new_state``'s ``setup`` (see :meth:`QueensAndJacksGame.new_state`)."""
 
     # -- the State contract ------------------------------------------------------------------------
 
@@ -308,6 +312,44 @@ class QueensAndJacksState(State):
         c.match_result = self.match_result
         c.single_deal = self.single_deal
         return c
+
+    def check_invariants(self) -> None:
+        """Every card of the deck exactly once in a hand or among the played cards (seed "The cards");
+        hand sizes follow the trick (C2.4); eyes and tricks match the finished tricks (C2.5); voids are
+        real (C2.4); scores below the target while the match runs (C2.6); the seat to move can move."""
+        r = self.rules
+        seen = 0
+        for m in self.hands + self.played:
+            assert not seen & m, "a card is in two places"
+            seen |= m
+        assert seen == deck_mask(r.deck), "a card is missing"
+        assert all(0 <= v for v in self.ledger.scores)
+        if self.terminal:
+            assert self.current_player == -1 and self.match_result is not None and self.phase == PHASE_OVER
+            return
+        assert all(v < r.target for v in self.ledger.scores), "a side at the target but the match runs"
+        n_played = sum(m.bit_count() for m in self.played)
+        assert (n_played - self.trick_n) % 4 == 0 and 0 <= self.trick_n < 4
+        assert sum(self.tricks) == (n_played - self.trick_n) // 4
+        in_trick = [s for s in range(4) if self.trick[s] >= 0]
+        assert len(in_trick) == self.trick_n
+        for s in range(4):
+            expect = r.hand_size - sum(self.tricks) - (1 if self.trick[s] >= 0 else 0)
+            assert self.hands[s].bit_count() == expect, "wrong hand size"
+            if self.trick[s] >= 0:
+                assert (self.played[s] >> self.trick[s]) & 1
+            if self.trump >= 0:
+                for es in range(4):
+                    if (self.voids[s] >> es) & 1:
+                        assert not self.hands[s] & FOLLOW[self.trump][es], "a void seat holds the suit"
+        all_played = 0
+        for m in self.played:
+            all_played |= m
+        assert self.eyes[0] + self.eyes[1] + self.trick_pts == sum(POINTS[c] for c in bits(all_played))
+        assert (self.phase == PHASE_NAMING) == (self.trump < 0)
+        if self.phase == PHASE_NAMING:
+            assert n_played == 0 and self.current_player == (self.dealer + 1) & 3
+        assert self.legal_actions(), "the seat to move has no legal move"
 
     def returns(self) -> list:
         mr = self.match_result
@@ -523,7 +565,7 @@ class QueensAndJacksGame(Game):
     obs_spec = ObsSpec(_OBS_PARTS)
     oracle_spec = ObsSpec(_ORACLE_PARTS)
 
-    SETUP_KEYS = ("hands", "dealer", "leader", "trump", "scores", "eggs", "single_deal")
+    state_class = QueensAndJacksState
 
     def __init__(self, rules: QueensAndJacksRules | None = None, **options):
         base = rules if rules is not None else CLASSIC
@@ -550,9 +592,9 @@ class QueensAndJacksGame(Game):
         * ``single_deal``: end the episode after the first hand.
         """
         setup = dict(setup or {})
-        bad = sorted(set(setup) - set(self.SETUP_KEYS))
+        bad = sorted(set(setup) - QueensAndJacksState.SETUP_KEYS)
         if bad:
-            raise InvalidOptionError(f"unknown setup key(s) {bad}; known: {list(self.SETUP_KEYS)}")
+            raise InvalidOptionError(f"unknown setup key(s) {bad}; known: {sorted(QueensAndJacksState.SETUP_KEYS)}")
         r = self.rules
         st = QueensAndJacksState.__new__(QueensAndJacksState)
         st.game = self
@@ -724,27 +766,36 @@ class QueensAndJacksGame(Game):
     def render(self, state: QueensAndJacksState, viewer: int | None = None) -> str:
         st = state
         mult = st.ledger.multiplier
-        tr = SUIT_NAMES[st.trump] if st.trump >= 0 else "(to be named)"
+        tr = SUIT_NAMES[st.trump] if st.trump >= 0 else "to be named"
         sc = st.ledger.scores
         lines = [
-            f"{self.name}  deal {st.deals_played + 1}  dealer S{st.dealer}  trump {tr}"
-            + (f"  x{mult}" if mult > 1 else ""),
-            f"match (to {self.rules.target}): S0+S2 {sc[0]}  S1+S3 {sc[1]}",
-            f"this hand: S0+S2 {st.eyes[0]} eyes / {st.tricks[0]} tricks   "
-            f"S1+S3 {st.eyes[1]} eyes / {st.tricks[1]} tricks",
+            f"{self.name} · deal {st.deals_played + 1} · dealer player_{st.dealer} · trump {tr}"
+            + (f" · x{mult}" if mult > 1 else ""),
+            f"match to {self.rules.target}: pair 0+2: {sc[0]} | pair 1+3: {sc[1]}",
+            f"this hand: pair 0+2: {st.eyes[0]} eyes, {st.tricks[0]} tricks | "
+            f"pair 1+3: {st.eyes[1]} eyes, {st.tricks[1]} tricks",
         ]
+        t = st.trump
         for s in range(4):
-            mark = ">" if s == st.current_player else " "
+            mark = "*" if s == st.current_player else " "
             if viewer is None or viewer == s:
-                h = self._hand_str(st.hands[s], st.trump)
+                h = self._hand_str(st.hands[s], t)
             else:
-                h = f"[{st.hands[s].bit_count()} cards]"
+                h = "?? " * st.hands[s].bit_count()
             tc = card_str(st.trick[s]) if st.trick[s] >= 0 else "--"
-            d = "D" if s == st.dealer else " "
-            lines.append(f"{mark}S{s}{d} trick {tc}  hand {h}")
+            void = ""
+            if st.voids[s] and t >= 0:
+                void = "  void: " + ",".join("trumps" if es == t else SUIT_NAMES[es]
+                                             for es in range(4) if st.voids[s] >> es & 1)
+            lines.append(f"{mark}player_{s}: trick {tc}  hand {h.strip():<30} played: "
+                         f"{self._cards(st.played[s])}{void}")
         if st.terminal:
             mr = st.match_result
-            lines.append(f"over ({mr['reason']}): winners {mr['winners']}  titles {mr['titles']}")
+            who = " ".join(f"player_{s}" for s in mr["winners"]) or "nobody"
+            lines.append(f"over ({mr['reason']}): winners {who}; scores {mr['scores']}"
+                         + (f"; {' '.join(mr['titles'])}" if mr["titles"] else ""))
+        elif viewer is None or viewer == st.current_player:
+            lines.append(f"legal: {' '.join(self.legal_strings(st))}")
         return "\n".join(lines)
 
     @staticmethod
