@@ -17,6 +17,16 @@ Rules options (defaults from RULES D1): ``lone_double_values=(25, 50)`` (D1.1; N
 holder of 11 leads it), ``leader`` (seat, with ``first_deal=False``), ``scores`` / ``opened`` (per pair),
 ``eggs`` (carried points).
 
+Move notation (``env.unwrapped.legal_moves()``, ``move_to_action``, ``action_to_move``): ``35`` leads 35 (or
+is the only placement of 35); ``35L`` / ``35R`` lays 35 at the left / right end; ``33+66`` the two-doubles
+move. Knocks are automatic and public (the ``knocked`` part of every observation).
+
+Rewards arrive on the step that ends the match (``outcome``) or each deal (``points``). ``infos`` of every
+agent after a deal: ``{"deal": {...}}`` with ``ended_by`` ("out"/"fish"), ``went_out`` or ``fisher``,
+``final_move``, ``hands``, ``hand_totals`` (plain pips per pair), ``deal_winners``, ``amounts`` (with D1.1),
+``written``, ``eggs``, ``eggs_carried_in``/``eggs_carried_out``, ``scores``, ``seat_points``; at the end also
+``{"match": {...}}`` with ``goats``, ``winners``, ``scores``, ``naked_goats``, ``bald_goats``, ``deals``.
+
 Version history: v0 -- first release.
 """
 from __future__ import annotations
