@@ -21,6 +21,7 @@ from ..core.errors import InvalidOptionError, KozelError
 from ..core.ledger import Ledger
 from ..core.rng import Rng
 from ..core.game import State
+from . import knowledge
 from .rules import DominoesRules
 from .tiles import (ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, IS_DOUBLE, LOW, NUM_TILES, OTHER, PIPS, SUIT,
                     TILE_ID, parse_tiles, pip_total, tile_str)
@@ -47,9 +48,9 @@ class DominoesState(State):
     __slots__ = ("rules", "rng", "hands", "stock", "played", "played_by", "ends", "knocks", "drawn",
                  "current_player", "terminal", "leader", "lead_mask", "first_deal", "last_mover",
                  "last_move", "ledger", "deals_played", "last_result", "match_result", "single_deal",
-                 "events")
+                 "events", "lead_tile", "lack", "stock_order", "tracks")
     SETUP_KEYS = frozenset({"hands", "leader", "first_deal", "scores", "opened", "eggs", "memory",
-                            "single_deal"})
+                            "single_deal", "stock"})
 
     # ------------------------------------------------------------------ set-up
     def __init__(self, rules: DominoesRules, seed: int, setup: dict | None = None):
@@ -71,6 +72,9 @@ class DominoesState(State):
             raise InvalidOptionError(f"eggs must be a non-negative int, got {eggs!r}")
         if any(s >= rules.target for s in scores):
             raise InvalidOptionError(f"scores {scores} already reach the target {rules.target}")
+        if rules.threshold_mode == "shared" and sum(1 for s in scores if s) > 1:
+            raise InvalidOptionError(f"scores {scores}: with one score for both (RULES D3.2) only one side "
+                                     "may have points")
         self.ledger = Ledger(rules.ledger_rules(), scores, opened, memory, eggs)
         self.first_deal = bool(setup.get("first_deal", True))
         self.single_deal = bool(setup.get("single_deal", False))
@@ -86,10 +90,16 @@ class DominoesState(State):
         self.match_result = None
         self.terminal = False
         self.events = []
+        # Hidden-hand bookkeeping (kozel_env.dominoes.knowledge) for the stock games and the openings that
+        # reveal something (RULES D2.2-3, D5.2-3); without it a knock alone says what a seat lacks.
+        self.tracks = rules.draw != "none" or rules.opening != "11"
         hands = setup.get("hands")
         if hands is not None:
             hands = self._parse_hands(hands)
-        self._start_deal(hands)
+        order = setup.get("stock")
+        if order is not None:
+            order = self._parse_stock(order, hands)
+        self._start_deal(hands, order)
 
     def _parse_hands(self, hands) -> list:
         r = self.rules
@@ -112,7 +122,29 @@ class DominoesState(State):
             masks.append(m)
         return masks
 
-    def _start_deal(self, hands=None) -> None:
+    def _parse_stock(self, order, hands) -> tuple:
+        """Setup ``stock``: the tiles left after ``hands``, in the order they will be drawn (first first)."""
+        if hands is None:
+            raise InvalidOptionError("the stock option needs the hands option")
+        try:
+            tiles = [parse_tiles(tok) for tok in (order.replace(",", " ").split() if isinstance(order, str)
+                                                   else list(order))]
+        except (KozelError, AttributeError, TypeError) as e:
+            raise InvalidOptionError(f"stock: {e}") from None
+        dealt = 0
+        for h in hands:
+            dealt |= h
+        mask = 0
+        for m in tiles:
+            if m & mask:
+                raise InvalidOptionError(f"stock repeats a tile: {order!r}")
+            mask |= m
+        if mask != ALL_TILES & ~dealt:
+            raise InvalidOptionError(f"stock must list exactly the {28 - dealt.bit_count()} tiles not dealt, "
+                                     f"got {order!r}")
+        return tuple(m.bit_length() - 1 for m in tiles)
+
+    def _start_deal(self, hands=None, order=None) -> None:
         """Deal (seed 000 §3), redeal silently (RULES D1.6), choose the leader (RULES D1.5, D2.3, D5.2)."""
         r = self.rules
         n = r.num_players
@@ -126,7 +158,11 @@ class DominoesState(State):
             if not (r.redeal and any(needs_redeal(h) for h in deal)):
                 break
             self.events.append(("redeal",))
+            order = None
         self.hands = deal
+        self.stock_order = order
+        self.lead_tile = -1
+        self.lack = [knowledge.deal_classes(h.bit_count()) for h in deal]
         dealt = 0
         for h in deal:
             dealt |= h
@@ -151,22 +187,7 @@ class DominoesState(State):
 
     def _opening_lead(self):
         """RULES D1.5 (``11`` leads) or D2.3 / D5.2 (lowest double, else the heaviest tile)."""
-        hands = self.hands
-        if self.rules.opening == "11":
-            for seat, h in enumerate(hands):
-                if h >> T11 & 1:
-                    return seat, T11
-        for d in DOUBLE:
-            for seat, h in enumerate(hands):
-                if h >> d & 1:
-                    return seat, d
-        best = None
-        for seat, h in enumerate(hands):
-            for t in bits(h):
-                key = (PIPS[t], HIGH[t], -seat)
-                if best is None or key > best[0]:
-                    best = (key, seat, t)
-        return best[1], best[2]
+        return knowledge.opening_lead(self.rules.opening, self.hands)
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "DominoesState":
@@ -193,6 +214,10 @@ class DominoesState(State):
         c.match_result = self.match_result
         c.single_deal = self.single_deal
         c.events = self.events[:]
+        c.lead_tile = self.lead_tile
+        c.lack = self.lack[:]
+        c.stock_order = self.stock_order
+        c.tracks = self.tracks
         return c
 
     # ------------------------------------------------------------------ moves
@@ -204,20 +229,35 @@ class DominoesState(State):
         return m
 
     def legal_actions(self) -> list:
-        """Must play (seed 000 §5): every placement of a fitting tile, plus the two-doubles move."""
+        """Must play (seed 000 §5): every placement of a fitting tile, plus the two-doubles move (D1.2).
+        Ascending ids, built by one pass over the fitting tiles (no sort)."""
         if self.terminal:
             return []
         h = self.hands[self.current_player]
+        acts = []
         if not self.played:
-            return [t * 2 for t in bits(h & self.lead_mask)]
+            m = h & self.lead_mask
+            while m:
+                low = m & -m
+                acts.append((low.bit_length() - 1) * 2)
+                m ^= low
+            return acts
         e0, e1 = self.ends
-        acts = [t * 2 for t in bits(h & SUITX[e0])]
-        acts += [t * 2 + 1 for t in bits(h & SUITX[e1])]
-        if self.rules.two_doubles and e0 != e1 and e0 < 7 and e1 < 7:
+        m0 = h & SUITX[e0]
+        m1 = h & SUITX[e1]
+        m = m0 | m1
+        while m:
+            low = m & -m
+            t2 = (low.bit_length() - 1) * 2
+            if m0 & low:
+                acts.append(t2)
+            if m1 & low:
+                acts.append(t2 + 1)
+            m ^= low
+        if e0 != e1 and e0 < 7 and e1 < 7 and self.rules.two_doubles:
             d0, d1 = DOUBLE[e0], DOUBLE[e1]
             if h >> d0 & 1 and h >> d1 & 1:
                 acts.append(56 + PAIR_INDEX[(e0, e1) if e0 < e1 else (e1, e0)])
-        acts.sort()
         return acts
 
     def apply_action(self, action: int) -> None:
@@ -233,14 +273,32 @@ class DominoesState(State):
             bit = 1 << t
             if not self.played:
                 self.ends = [LOW[t], HIGH[t]]
+                self.lead_tile = t
             else:
                 self.ends[slot] = OTHER[t][self.ends[slot]]
+        if self.tracks:
+            self._track_play(p, tiles)
         self.hands[p] &= ~bit
         self.played |= bit
         self.played_by[p] |= bit
         self.last_mover = p
         self.last_move = tiles
         self._after_move(p)
+
+    def _track_play(self, p: int, tiles) -> None:
+        """Public knowledge of ``p``'s hidden tiles after it plays ``tiles`` (see :mod:`.knowledge`); at the
+        opening lead of a match, what the opening rule tells about every hand (RULES D2.3, D5.2)."""
+        cls = self.lack[p]
+        pending = self.hands[p].bit_count() - knowledge.total(cls)
+        for t in tiles:
+            if pending:  # the tile it just drew is its only fitting tile: that is the one played
+                pending -= 1
+            else:
+                cls = knowledge.play(cls, t)
+        self.lack[p] = cls
+        if not self.played and self.lead_mask != ALL_TILES:
+            bans = knowledge.opening_bans(self.rules.opening, self.rules.num_players, p, tiles[0])
+            self.lack = [knowledge.ban(c, b) if b else c for c, b in zip(self.lack, bans)]
 
     def _after_move(self, p: int) -> None:
         """Going out, knocks and draws of the following seats, or the fish (seed 000 §5-6, RULES D1.3-4)."""
@@ -249,6 +307,11 @@ class DominoesState(State):
             return
         n = self.rules.num_players
         fit = self.fit_mask()
+        hands = self.hands
+        q = p + 1 if p + 1 < n else 0
+        if hands[q] & fit:  # the common case: the next seat plays
+            self.current_player = q
+            return
         limit = self._draw_limit()
         open_numbers = 0
         for v in self.ends:
@@ -256,13 +319,15 @@ class DominoesState(State):
                 open_numbers |= 1 << v
         for i in range(1, n + 1):
             q = (p + i) % n
-            if self.hands[q] & fit:
+            if hands[q] & fit:
                 self.current_player = q
                 return
             if limit is not None and self._draw_until_fit(q, fit, limit):
                 self.current_player = q
                 return
             self.knocks[q] |= open_numbers
+            if self.tracks:
+                self.lack[q] = knowledge.ban(self.lack[q], fit)
             self.events.append(("knock", q))
         self._end_deal("fish", p)
 
@@ -272,16 +337,30 @@ class DominoesState(State):
         return None if d == "none" else (1 if d == "keep_last" else 0)
 
     def _draw_until_fit(self, q: int, fit: int, limit: int) -> bool:
-        """Forced draws, one tile at a time, until a tile fits (RULES D2.2 / D5.3). Public: the count."""
+        """Forced draws, one tile at a time, until a tile fits (RULES D2.2 / D5.3). Public: the count; the
+        tiles are seen by the drawer only. Everybody learns that ``q`` held no fitting tile and that the
+        drawn tiles before the last did not fit (:mod:`.knowledge`)."""
+        if self.stock.bit_count() <= limit:
+            return False
+        cls = knowledge.ban(self.lack[q], fit)
+        misses = 0
+        found = False
         while self.stock.bit_count() > limit:
-            t = self.rng.pick_bit(self.stock)
+            if self.stock_order:
+                t = self.stock_order[0]
+                self.stock_order = self.stock_order[1:]
+            else:
+                t = self.rng.pick_bit(self.stock)
             self.stock &= ~(1 << t)
             self.hands[q] |= 1 << t
             self.drawn[q] += 1
             self.events.append(("draw", q))
             if (fit >> t) & 1:
-                return True
-        return False
+                found = True
+                break
+            misses += 1
+        self.lack[q] = knowledge.add_drawn(cls, fit, misses)
+        return found
 
     # ------------------------------------------------------------------ scoring
     def hand_value(self, seat: int) -> int:
@@ -311,13 +390,26 @@ class DominoesState(State):
         else:
             low = min(totals)
             winners = [s for s in sides if totals[s] == low]
-        losses = {s: values[s] for s in sides if s not in winners}
+        final = self.last_move
+        instant = how == "out" and r.out_00_wins_match and T00 in final  # RULES D3.3
+        if how == "out" and r.out_66_amount is not None and T66 in final and T00 not in final:
+            values = [r.out_66_amount] * r.num_sides  # RULES D3.4: the losers write 100 instead
+        losses = {} if instant else {s: values[s] for s in sides if s not in winners}
         eggs_before = self.ledger.eggs
-        if not losses:  # every side tied in a fish: eggs (RULES D1.8), the plain total is carried
-            self.ledger.record_eggs(totals[0])
+        if instant:
+            written = {}
+        elif not losses:  # every side tied in a fish: eggs (RULES D1.8), the plain total is carried
+            if r.eggs_carry:
+                self.ledger.record_eggs(totals[0])
             written = {}
         else:
-            written = self.ledger.settle(losses)
+            raw = losses
+            if r.eggs_to == "highest" and len(losses) > 1 and self.ledger.eggs:
+                # Only the loser(s) with the highest amount take the carried eggs (option, RULES silent).
+                top = max(losses.values())
+                raw = {s: v + (self.ledger.eggs if v == top else 0) for s, v in losses.items()}
+                self.ledger.eggs = 0
+            written = self.ledger.settle(raw)
         self.deals_played += 1
         seat_points = [-written.get(side_of(seat), 0) for seat in range(n)]
         self.last_result = {
@@ -328,7 +420,7 @@ class DominoesState(State):
             "hands": [" ".join(tile_str(t) for t in bits(h)) for h in self.hands],
             "hand_totals": totals,
             "deal_winners": winners,
-            "eggs": not losses,
+            "eggs": not losses and not instant,
             "eggs_carried_in": eggs_before,
             "eggs_carried_out": self.ledger.eggs,
             "amounts": {s: losses[s] for s in losses},
@@ -336,16 +428,28 @@ class DominoesState(State):
             "scores": self.ledger.scores[:],
             "seat_points": seat_points,
         }
+        if instant:
+            self.last_result["instant_win"] = True
         self.events.append(("deal_end", how, mover))
         self.first_deal = False
+        if r.next_leader == "winner":  # RULES D5.2: the winner of the hand leads the next one
+            for i in range(n):
+                q = (mover + i) % n
+                if side_of(q) in winners:
+                    self.last_mover = q
+                    break
+        if instant:
+            self._end_match([s for s in sides if s not in winners], instant=True)
+            return
         goats = self.ledger.at_target()
         if goats or self.single_deal:
             self._end_match(goats)
         else:
             self._start_deal()
 
-    def _end_match(self, goats: list) -> None:
-        """Goats at the target (seed 000 §8, RULES D1.9; ties RULES D2.6) and the titles."""
+    def _end_match(self, goats: list, instant: bool = False) -> None:
+        """Goats at the target (seed 000 §8, RULES D1.9; ties RULES D2.6) and the titles; ``instant``: the
+        match was won at once by going out on ``00`` (RULES D3.3), ``goats`` are the other side(s)."""
         r = self.rules
         scores = self.ledger.scores
         if goats:
@@ -367,6 +471,10 @@ class DominoesState(State):
             "bald_goats": bool(goats) and self.last_result["ended_by"] == "out" and T00 in self.last_move,
             "deals": self.deals_played,
         }
+        if instant:
+            self.match_result["instant_win"] = True
+        if not r.pairs:  # RULES D2.6: places by points, fewer is better; equal points share a place
+            self.match_result["place"] = [1 + sum(1 for o in scores if o < scores[s]) for s in range(r.num_sides)]
         self.terminal = True
         self.current_player = -1
 

@@ -19,14 +19,15 @@ from ..core.errors import IllegalActionError, KozelError
 from ..core.game import Game
 from ..core.rng import Rng
 from ..core.sampling import deal_constrained
-from ..core.spec import BITS7, BITS14, ObsSpec, Part, onehot_bytes, unpack_masks
+from ..core.spec import (BITS7, BITS14, FLOAT_BYTES, ObsSpec, Part, floats_from_bytes, onehot_bytes,
+                         unpack_masks)
 from .engine import DEAD, DOUBLE_PAIRS, NONE, PAIR_INDEX, DominoesState
 from .rules import DominoesRules
 from .tiles import ALL_TILES, DOUBLE, NUM_TILES, SUIT, TILE_ID, tile_str, tiles_str
 
 SLOT_NAMES = "LR"
-END_BYTES = tuple(bytes(int(i == v) for i in range(9)) for v in range(9))
-FLAG_BYTES = ((b"\x00\x00", b"\x00\x01"), (b"\x01\x00", b"\x01\x01"))  # [first_deal][line_empty]
+END_BYTES = onehot_bytes(9)
+FLAG_BYTES = tuple(tuple(FLOAT_BYTES[a] + FLOAT_BYTES[b] for b in (0, 1)) for a in (0, 1))  # [first][empty]
 _MOVE = re.compile(r"^(\d\d)([LR])?$")
 _PAIR = re.compile(r"^(\d\d)\+(\d\d)$")
 
@@ -96,8 +97,8 @@ class DominoesGame(Game):
         return self.state_class(self.rules, seed, setup)
 
     def observe(self, st: DominoesState, player: int) -> np.ndarray:
-        # Binary parts are joined as 0/1 bytes from lookup tables and converted once; the scalar parts
-        # are packed as float32. Everything is relative to ``player`` via precomputed seat orders.
+        # Every part is float32 bytes (bit parts from lookup tables, scalars packed), joined and converted
+        # once. Everything is relative to ``player`` via precomputed seat orders.
         rel = self._rel[player]
         srel = self._side_rel[player]
         led = st.ledger
@@ -118,7 +119,8 @@ class DominoesGame(Game):
         parts.append(self._onehot[(st.leader - player) % self.num_players])
         parts.append(self._onehot[player])
         opened = led.opened
-        parts.append(bytes([opened[sd] for sd in srel]))
+        for sd in srel:
+            parts.append(FLOAT_BYTES[opened[sd]])
         hs = self._hs
         vals = [hands[q].bit_count() * hs for q in rel]
         if self._draws:
@@ -130,11 +132,8 @@ class DominoesGame(Game):
         vals += [sc[sd] * t for sd in srel]
         vals += [mem[sd] * t for sd in srel]
         vals.append(led.eggs * t)
-        out = np.empty(self.obs_spec.size, np.float32)
-        nb = self._nbits
-        out[:nb] = np.frombuffer(b"".join(parts), np.uint8)
-        out[nb:] = np.frombuffer(struct.pack(self._fmt, *vals), np.float32)
-        return out
+        parts.append(struct.pack(self._fmt, *vals))
+        return floats_from_bytes(b"".join(parts))
 
     def oracle(self, st: DominoesState) -> np.ndarray:
         n = self.num_players
