@@ -1,0 +1,492 @@
+"""``six_of_spades_v0`` under random play: invariants, clone, determinism, the action design, the
+observation layout (against an independent reference builder) and hidden information (sample_consistent).
+
+Sources as in ``test_six_of_spades_rules.py`` (seed 004, RULES C3).
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from kozel_env.cards.deck import FULL_DECK, parse_card, parse_cards
+from kozel_env.cards.six_of_spades import (
+    A_BEAT, A_DOWN, A_LEAD, A_PASS, MOLODKA, PH_ANSWER, PH_CALL, PH_LEAD, SIX_S, SixOfSpadesGame, call_kind,
+    covers,
+)
+from kozel_env.core.bits import bits
+from kozel_env.core.rng import Rng
+
+CONFIGS = [
+    {},
+    {"num_players": 3},
+    {"num_players": 2},
+    {"num_players": 4, "calls": "auto", "may_decline_beat": False, "refill": "round_robin"},
+    {"num_players": 3, "calls": "off", "max_deals": 3},
+]
+IDS = ["pairs", "three", "two", "pairs-auto-forced-rr", "three-off-short"]
+
+
+def C(text):
+    return parse_cards(text)
+
+
+def parse_cards_str(m):
+    from kozel_env.cards.deck import card_str
+    return [card_str(c) for c in bits(m)]
+
+
+def moves(game, st, text):
+    """Apply moves in notation, skipping cards the engine has already chosen for the seat (forced)."""
+    for m in text.split():
+        if m not in ("lead", "beat", "down", "pass", "moskva", "molodka") and st.sel >> parse_card(m) & 1:
+            continue
+        st.apply_action(game.string_to_action(st, m))
+
+
+def play_random(game, seed, on_state=None, setup=None):
+    """A whole match at random; ``on_state(st)`` before every decision. Returns the final state."""
+    rnd = random.Random(seed)
+    st = game.new_state(seed, setup)
+    while not st.terminal:
+        if on_state is not None:
+            on_state(st)
+        acts = st.legal_actions()
+        st.apply_action(acts[rnd.randrange(len(acts))])
+    return st
+
+
+def expected_penalties(rules, pts, tricks, playing):
+    """C3.6 written out again, independently of the engine."""
+    most = max(pts[sd] for sd in playing)
+    tied = [sd for sd in playing if pts[sd] == most]
+    line = rules.line_three if len(playing) == 3 else rules.line
+    out = {}
+    for sd in playing:
+        if sd in tied:
+            out[sd] = 0 if len(tied) == 1 else 2
+        elif tricks[sd] == 0:
+            out[sd] = 6
+        else:
+            out[sd] = 2 if pts[sd] >= line else 4
+    return out
+
+
+# ------------------------------------------------------------------ fuzz: invariants and scoring
+@pytest.mark.parametrize("opts", CONFIGS, ids=IDS)
+def test_fuzz_invariants_scores_and_match_end(opts):
+    game = SixOfSpadesGame(**opts)
+    r = game.rules
+    for seed in range(6):
+        rnd = random.Random(seed)
+        st = game.new_state(seed)
+        prev_scores = st.ledger.scores[:]
+        prev_in = st.in_match[:]
+        deals = 0
+        while not st.terminal:
+            st.check_invariants()
+            acts = st.legal_actions()
+            assert len(acts) >= 2, "the seat to move must have a real choice"
+            st.apply_action(acts[rnd.randrange(len(acts))])
+            assert all(a >= b for a, b in zip(st.ledger.scores, prev_scores)), "scores never fall"
+            if st.deals_played != deals:
+                assert st.deals_played == deals + 1
+                res = st.last_result
+                playing = [sd for sd in range(r.num_sides) if prev_in[sd]]
+                assert sum(res["side_points"]) == 120, "every card is taken by a side playing the deal"
+                exp = expected_penalties(r, res["side_points"], res["tricks"], playing)
+                assert {sd: res["penalties"][sd] for sd in playing} == exp
+                assert [a - b for a, b in zip(st.ledger.scores, prev_scores)] == res["penalties"]
+                # C3.7: who goes out
+                sc = st.ledger.scores
+                reached = [sd for sd in playing if sc[sd] >= r.target]
+                if reached and len(reached) < len(playing):
+                    assert sorted(res["went_out"]) == sorted(reached)
+                elif reached:
+                    hi = max(sc[sd] for sd in playing)
+                    assert all(sc[sd] == hi for sd in res["went_out"]) and len(res["went_out"]) < len(playing)
+                else:
+                    assert res["went_out"] == []
+                deals = st.deals_played
+                prev_in = st.in_match[:]
+            prev_scores = st.ledger.scores[:]
+        st.check_invariants()
+        mr = st.match_result
+        left = [sd for sd in range(r.num_sides) if st.in_match[sd]]
+        if mr["reason"] == "last_side_left":
+            assert len(left) == 1 and mr["winner_sides"] == left
+        else:
+            assert mr["reason"] == "deal_limit" and st.deals_played == r.max_deals and len(left) >= 2
+            best = min(st.ledger.scores[sd] for sd in left)
+            assert mr["winner_sides"] == [sd for sd in left if st.ledger.scores[sd] == best]
+        assert set(st.returns()) <= {-1.0, 0.0, 1.0}
+        assert sum(1 for x in st.returns() if x > 0) >= 1 or all(x == 0 for x in st.returns())
+
+
+@pytest.mark.parametrize("opts", CONFIGS[:3], ids=IDS[:3])
+def test_fuzz_single_deal_ends_after_one_deal(opts):
+    game = SixOfSpadesGame(**opts)
+    for seed in range(10):
+        st = play_random(game, seed, setup={"single_deal": True})
+        assert st.deals_played == 1 and st.terminal and st.current_player == -1
+        assert not st.legal_actions()
+
+
+# ------------------------------------------------------------------ clone and determinism
+def test_clone_is_independent_and_replays_identically():
+    game = SixOfSpadesGame()
+    rnd = random.Random(3)
+    st = game.new_state(3)
+    steps = 0
+    while not st.terminal and steps < 300:
+        c = st.clone()
+        before = game.oracle(st).tobytes(), st.legal_actions(), st.ledger.scores[:]
+        acts = c.legal_actions()
+        c.apply_action(acts[-1])
+        while not c.terminal and rnd.random() < 0.7:
+            c.apply_action(c.legal_actions()[0])
+        assert (game.oracle(st).tobytes(), st.legal_actions(), st.ledger.scores) == before
+        a = st.legal_actions()[rnd.randrange(len(st.legal_actions()))]
+        c1, c2 = st.clone(), st.clone()
+        c1.apply_action(a)
+        c2.apply_action(a)
+        assert game.oracle(c1).tobytes() == game.oracle(c2).tobytes()
+        assert c1.rng.s == c2.rng.s
+        st.apply_action(a)
+        steps += 1
+
+
+def test_same_seed_same_match():
+    game = SixOfSpadesGame(num_players=3)
+    a = play_random(game, 42)
+    b = play_random(game, 42)
+    assert a.match_result == b.match_result and game.oracle(a).tobytes() == game.oracle(b).tobytes()
+    c = play_random(game, 43)
+    assert game.oracle(a).tobytes() != game.oracle(c).tobytes()
+
+
+# ------------------------------------------------------------------ the action design
+def _reachable(st):
+    """All sets the seat to move can lay, with the confirmation used: {(set, action): paths}."""
+    out = {}
+
+    def go(s):
+        acts = s.legal_actions()
+        assert acts, "the mask offered a card that cannot complete a legal set"
+        for a in acts:
+            if a >= 36:
+                out[(s.sel, a)] = out.get((s.sel, a), 0) + 1
+            else:
+                c = s.clone()
+                c._do(a)
+                c.legal = c._compute_legal()
+                go(c)
+
+    s = st.clone()
+    s.sel = 0
+    s.legal = s._compute_legal()
+    go(s)
+    return out
+
+
+def _brute_sets(st):
+    """Every legal (set, confirmation) of the seat to move, from the rules directly (C3.3-C3.4)."""
+    hand = st.hands[st.current_player]
+    subs = []
+    s = hand
+    while s:
+        subs.append(s)
+        s = (s - 1) & hand
+    want = set()
+    if st.phase == PH_LEAD:
+        for u in subs:
+            v = u & ~(1 << SIX_S)
+            if u.bit_count() <= st.cap and (not v or len({c // 9 for c in bits(v)}) == 1):
+                want.add((u, A_LEAD))
+    else:
+        ks = [u for u in subs if u.bit_count() == st.k]
+        can_beat = any(covers(u, st.top, st.trump_suit) for u in ks)
+        for u in ks:
+            b = covers(u, st.top, st.trump_suit)
+            if b:
+                want.add((u, A_BEAT))
+            if st.rules.may_decline_beat or not can_beat:
+                want.add((u, A_DOWN))
+    return want
+
+
+@pytest.mark.parametrize("opts", [{}, {"may_decline_beat": False}, {"num_players": 2}], ids=["free", "forced", "two"])
+def test_every_legal_set_is_reachable_exactly_once_and_nothing_else(opts):
+    game = SixOfSpadesGame(**opts)
+    checked = [0]
+
+    def check(st):
+        if st.phase in (PH_LEAD, PH_ANSWER) and st.sel == 0:
+            got = _reachable(st)
+            assert set(got) == _brute_sets(st)
+            assert all(v == 1 for v in got.values()), "a set reached by two paths"
+            checked[0] += 1
+
+    for seed in range(4):
+        play_random(game, seed, on_state=check)
+    assert checked[0] > 100
+
+
+# ------------------------------------------------------------------ observation layout
+def reference_observation(game, st, p):
+    """The observation written part by part from the spec's documentation (slow, independent)."""
+    r = game.rules
+    n, ns = r.num_players, r.num_sides
+    vec = np.zeros(game.obs_spec.size, np.float32)
+    d = game.obs_spec.view(vec)
+
+    def rel(s):
+        return (s - p) % n
+
+    def srel(sd):
+        return (sd - r.side_of(p)) % ns if r.pairs else (sd - p) % n
+
+    for c in bits(st.hands[p]):
+        d["hand"][c] = 1
+    d["seat"][p] = 1
+    d["trump_suit"][st.trump_suit] = 1
+    d["trump_card"][st.trump_card] = 1
+    d["trump_card_at"][0 if st.trump_by < 0 else 1 + rel(st.trump_by)] = 1
+    d["stock"][:len(st.stock)] = 1
+    d["dealer"][rel(st.dealer)] = 1
+    if not st.terminal:
+        d["phase"][st.phase] = 1
+        d["to_act"][rel(st.current_player)] = 1
+        d["leader"][rel(st.leader)] = 1
+        if st.current_player == p:
+            for c in bits(st.sel):
+                d["selected"][c] = 1
+    if st.last_taker >= 0:
+        d["last_taker"][rel(st.last_taker)] = 1
+    for s in st.seats:
+        d["hand_sizes"][rel(s)][st.hands[s].bit_count()] = 1
+        d["in_deal"][rel(s)] = 1
+        for c in bits(st.round_up[s]):
+            d["round_up"][rel(s)][c] = 1
+        if st.round_down[s]:
+            d["round_down"][rel(s)] = 1
+    if st.phase == PH_CALL:
+        s, kind = st.offers[st.offer_i]
+        d["offer"][rel(s)][kind] = 1
+    if st.phase in (PH_CALL, PH_LEAD) and not st.terminal:
+        for s, kind in st.offers[:st.offer_i]:
+            d["declined"][rel(s)][kind] = 1
+    if st.phase == PH_ANSWER:
+        if st.called:
+            d["called"][st.called - 1] = 1
+        for c in bits(st.lead):
+            d["lead"][c] = 1
+        d["lead_size"][st.k - 1] = 1
+        for c in bits(st.top):
+            d["top"][c] = 1
+        d["on_top"][rel(st.top_seat)] = 1
+        for c in bits(st.round_down[p]):
+            d["own_down"][c] = 1
+    for sd in range(ns):
+        q = srel(sd)
+        known = st.taken_up[sd] | (st.down_by[p] & st.taken[sd])
+        for c in bits(known):
+            d["taken_known"][q][c] = 1
+        if st.tricks[sd]:
+            d["took_trick"][q] = 1
+        d["taken_unseen"][q][:st.taken[sd].bit_count() - known.bit_count()] = 1
+        d["scores"][q][:min(st.ledger.scores[sd], game.score_bits)] = 1
+        if st.in_match[sd]:
+            d["sides_in"][q] = 1
+    d["deals_played"][:min(st.deals_played, r.max_deals)] = 1
+    return vec
+
+
+@pytest.mark.parametrize("opts", CONFIGS, ids=IDS)
+def test_observation_matches_the_reference_builder(opts):
+    game = SixOfSpadesGame(**opts)
+    count = [0]
+
+    def check(st):
+        for p in range(game.num_players):
+            got = game.observe(st, p)
+            assert got.dtype == np.float32 and got.shape == (game.obs_spec.size,)
+            want = reference_observation(game, st, p)
+            if not np.array_equal(got, want):
+                bad = [k for k, v in game.obs_spec.view(got).items()
+                       if not np.array_equal(v, game.obs_spec.view(want)[k])]
+                raise AssertionError(f"observation parts differ for seat {p}: {bad}")
+        count[0] += 1
+
+    st = play_random(game, 5, on_state=check)
+    check(st)
+    assert count[0] > 50
+    assert game.oracle(st).shape == (game.oracle_spec.size,)
+
+
+def test_observation_of_a_seat_that_is_out_matches_the_reference():
+    game = SixOfSpadesGame(num_players=3)
+    checked = [0]
+
+    def check(st):
+        want = reference_observation(game, st, 2)
+        assert np.array_equal(game.observe(st, 2), want)
+        checked[0] += 1
+
+    st = play_random(game, 2, on_state=check, setup={"out": [2], "scores": [0, 0, 14], "single_deal": True})
+    check(st)
+    v = game.obs_spec.view(game.observe(st, 2))
+    assert v["in_deal"][0] == 0 and v["sides_in"][0] == 0 and checked[0] > 5
+    # 33 cards taken that seat 2 never saw: the thermometer is capped and spills into no other part
+    hands = ["7H 8H", "6C", ""]
+    st = game.new_state(0, {"out": [2], "scores": [0, 0, 14], "hands": hands, "trump_card": "9D",
+                            "taken": [" ".join(sorted(set(
+                                parse_cards_str(FULL_DECK & ~C("7H 8H 6C"))))), "", ""], "leader": 0})
+    st.taken_up[0] = 0  # as if every one of them had been laid face down
+    assert np.array_equal(game.observe(st, 2), reference_observation(game, st, 2))
+    assert game.obs_spec.view(game.observe(st, 2))["taken_unseen"][(0 - 2) % 3].sum() == 32
+
+
+def test_observation_spec_is_binary_and_names_every_part():
+    game = SixOfSpadesGame()
+    assert all(p.high == 1 for p in game.obs_spec.parts)
+    md = game.obs_spec.markdown()
+    for name in ("hand", "selected", "round_down", "taken_known", "declined", "trump_card_at"):
+        assert f"`{name}`" in md
+
+
+# ------------------------------------------------------------------ hidden information
+@pytest.mark.parametrize("opts", CONFIGS[:4], ids=IDS[:4])
+def test_leak_sample_consistent_keeps_the_observation_and_moves_face_down_cards(opts):
+    """Re-deal what each player cannot see: its observation must not change; other players' face-down
+    cards (and hands, stock) really move; own cards and face-down cards stay; the drawn trump card stays
+    with its drawer; a refused call stays a callable four; the sample plays on."""
+    game = SixOfSpadesGame(**opts)
+    rng = Rng(7)
+    moved_down = [0]
+    tries = [0]
+
+    def check(st):
+        for p in range(game.num_players):
+            mine = game.observe(st, p)
+            for _ in range(2):
+                other = game.sample_consistent(st, p, rng)
+                other.check_invariants()
+                assert np.array_equal(game.observe(other, p), mine), f"seat {p}'s observation leaks"
+                assert other.hands[p] == st.hands[p] and other.down_by[p] == st.down_by[p]
+                for o in st.seats:
+                    if o != p and st.down_by[o]:
+                        tries[0] += 1
+                        if other.down_by[o] != st.down_by[o]:
+                            moved_down[0] += 1
+                tb = st.trump_by
+                known_tc = (st.hands[p] | st.down_by[p] | sum(st.taken_up) | sum(st.round_up)) >> st.trump_card & 1
+                if tb >= 0 and tb != p and not known_tc:
+                    assert (other.hands[tb] | other.trump_down) >> st.trump_card & 1
+                if st.phase in (PH_CALL, PH_LEAD):
+                    for s, kind in st.offers[:st.offer_i + (st.phase == PH_CALL)]:
+                        assert call_kind(other.hands[s]) == kind
+        if rng.below(20) == 0:  # a determinized state plays on to the end
+            other = game.sample_consistent(st, st.current_player, rng)
+            rnd = random.Random(1)
+            k = 0
+            while not other.terminal and k < 60:
+                acts = other.legal_actions()
+                other.apply_action(acts[rnd.randrange(len(acts))])
+                k += 1
+
+    play_random(game, 11, on_state=check)
+    assert tries[0] and moved_down[0] > tries[0] // 4, "face-down cards of others were never re-dealt"
+
+
+def _call_then_pass():
+    game = SixOfSpadesGame()
+    hands = ["7H 9H KC 8S", "8H TH JC 7C", "7D 8D JD QD", "AD JH 9C 6C"]
+    return game, game.new_state(0, {"hands": hands, "trump_card": "9S", "leader": 0})
+
+
+def test_leak_a_refused_call_stays_a_callable_four_and_nobody_else_holds_one():
+    game, st = _call_then_pass()
+    rng = Rng(1)
+    assert st.phase == PH_CALL and st.current_player == 2
+    for p in (0, 1, 3):  # while seat 2 is being offered Molodka
+        for _ in range(20):
+            o = game.sample_consistent(st, p, rng)
+            assert call_kind(o.hands[2]) == MOLODKA
+            assert np.array_equal(game.observe(o, p), game.observe(st, p))
+    st.apply_action(A_PASS)
+    assert st.phase == PH_LEAD
+    seen = set()
+    for _ in range(40):
+        o = game.sample_consistent(st, 0, rng)
+        assert call_kind(o.hands[2]) == MOLODKA and o.offers == st.offers
+        assert all(call_kind(o.hands[s]) == -1 for s in (1, 3))
+        seen.add(o.hands[2])
+    assert len(seen) > 5, "the refused four is re-dealt, not copied"
+
+
+def test_leak_a_seat_to_move_keeps_a_real_choice_in_every_sample():
+    """Seat 3 must answer a Moskva with its whole hand and is asked beat-or-down: everyone can see it was
+    not skipped, so every determinization gives it a hand that beats the four (constructive proposal)."""
+    from kozel_env.cards.six_of_spades import A_MOSKVA
+    game = SixOfSpadesGame()
+    st = game.new_state(0, {"hands": ["7H 9H KC 8S", "AS TH AC TD", "6H QC 8H 7S", "AD KD QD JD"],
+                            "trump_card": "9D", "leader": 0})
+    st.apply_action(A_MOSKVA)
+    assert st.current_player == 3 and game.legal_strings(st) == ["beat", "down"]
+    rng = Rng(2)
+    for p in (0, 1, 2):
+        for _ in range(3):
+            o = game.sample_consistent(st, p, rng)
+            o.check_invariants()
+            assert covers(o.hands[3], st.top, st.trump_suit) and o.sel == o.hands[3]
+            assert np.array_equal(game.observe(o, p), game.observe(st, p))
+
+
+def test_leak_face_down_cards_known_to_their_owner_only():
+    game = SixOfSpadesGame()
+    st = game.new_state(0, {"hands": ["7H 9H KC 8S", "8H TH JC 7C", "6H QC AS 7S", "AD JH 9C 6C"],
+                            "trump_card": "9D", "leader": 0})
+    moves(game, st, "7H 9H 8H TH beat QC AS")
+    assert st.round_down[2] == C("QC AS") and st.current_player == 3
+    rng = Rng(5)
+    elsewhere = 0
+    for p in (0, 1, 3):
+        for _ in range(30):
+            o = game.sample_consistent(st, p, rng)
+            assert np.array_equal(game.observe(o, p), game.observe(st, p))
+            assert o.round_down[2].bit_count() == 2
+            elsewhere += o.round_down[2] != C("QC AS")
+    assert elsewhere > 60
+    o = game.sample_consistent(st, 2, rng)
+    assert o.round_down[2] == C("QC AS")
+    # the taker does not learn them either
+    moves(game, st, "AD JH beat")
+    assert st.last_taker == 3
+    v3 = game.obs_spec.view(game.observe(st, 3))
+    assert v3["taken_known"][0][parse_card("QC")] == 0 and v3["taken_unseen"][0][1] == 1
+    v2 = game.obs_spec.view(game.observe(st, 2))
+    assert v2["taken_known"][1][parse_card("QC")] == 1 and v2["taken_unseen"][1].sum() == 0
+
+
+def test_render_hides_other_hands_and_face_down_cards():
+    game = SixOfSpadesGame()
+    st = game.new_state(0, {"hands": ["7H 9H KC 8S", "8H TH JC 7C", "6H QC AS 7S", "AD JH 9C 6C"],
+                            "trump_card": "9D", "leader": 0})
+    moves(game, st, "7H 9H 8H TH beat QC AS")
+    full = game.render(st)
+    assert "QC AS" in full and "player_3" in full and "legal:" in full
+    v0 = game.render(st, viewer=0)
+    assert "AD" not in v0 and "QC" not in v0 and "2 cards" in v0 and "KC" in v0
+    v2 = game.render(st, viewer=2)
+    assert "QC AS" in v2
+
+
+def test_sample_consistent_accepts_other_rng_kinds_and_keeps_the_original():
+    game = SixOfSpadesGame()
+    st = game.new_state(9)
+    before = game.oracle(st).tobytes()
+    for rng in (3, np.random.default_rng(0), random.Random(0), Rng(4)):
+        game.sample_consistent(st, 0, rng)
+    assert game.oracle(st).tobytes() == before
