@@ -23,7 +23,7 @@ from ..core.rng import Rng
 from ..core.game import State
 from . import knowledge
 from .rules import DominoesRules
-from .tiles import (ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, IS_DOUBLE, LOW, NUM_TILES, OTHER, PIPS, SUIT,
+from .tiles import (ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, IS_DOUBLE, LOW, NUM_TILES, OTHER, SUIT,
                     TILE_ID, parse_tiles, pip_total, tile_str)
 
 DEAD = 7
@@ -48,7 +48,7 @@ class DominoesState(State):
     __slots__ = ("rules", "rng", "hands", "stock", "played", "played_by", "ends", "knocks", "drawn",
                  "current_player", "terminal", "leader", "lead_mask", "first_deal", "last_mover",
                  "last_move", "ledger", "deals_played", "last_result", "match_result", "single_deal",
-                 "events", "lead_tile", "lack", "stock_order", "tracks")
+                 "events", "lead_tile", "lack", "stock_order", "tracks", "fresh")
     SETUP_KEYS = frozenset({"hands", "leader", "first_deal", "scores", "opened", "eggs", "memory",
                             "single_deal", "stock"})
 
@@ -153,6 +153,8 @@ class DominoesState(State):
                 tiles = self.rng.shuffle(list(range(NUM_TILES)))
                 k = r.hand_size
                 deal = [sum(1 << t for t in tiles[i * k:(i + 1) * k]) for i in range(n)]
+                if r.draw != "none":  # the shuffled rest is the stock, drawn in this (hidden) order
+                    order = tuple(tiles[n * k:])
             else:
                 deal, hands = hands, None
             if not (r.redeal and any(needs_redeal(h) for h in deal)):
@@ -160,9 +162,10 @@ class DominoesState(State):
             self.events.append(("redeal",))
             order = None
         self.hands = deal
-        self.stock_order = order
+        self.stock_order = order or None
         self.lead_tile = -1
         self.lack = [knowledge.deal_classes(h.bit_count()) for h in deal]
+        self.fresh = -1
         dealt = 0
         for h in deal:
             dealt |= h
@@ -218,6 +221,7 @@ class DominoesState(State):
         c.lack = self.lack[:]
         c.stock_order = self.stock_order
         c.tracks = self.tracks
+        c.fresh = self.fresh
         return c
 
     # ------------------------------------------------------------------ moves
@@ -289,10 +293,12 @@ class DominoesState(State):
         """Public knowledge of ``p``'s hidden tiles after it plays ``tiles`` (see :mod:`.knowledge`); at the
         opening lead of a match, what the opening rule tells about every hand (RULES D2.3, D5.2)."""
         cls = self.lack[p]
-        pending = self.hands[p].bit_count() - knowledge.total(cls)
         for t in tiles:
-            if pending:  # the tile it just drew is its only fitting tile: that is the one played
-                pending -= 1
+            if self.fresh == p:  # the tile it just drew is its only fitting tile: that is the one played
+                self.fresh = -1
+            elif len(cls) == 1 and not cls[0][0] >> t & 1:  # one class (the common case): one tile fewer
+                b, c = cls[0]
+                cls = ((b, c - 1),) if c > 1 else ()
             else:
                 cls = knowledge.play(cls, t)
         self.lack[p] = cls
@@ -324,6 +330,7 @@ class DominoesState(State):
                 return
             if limit is not None and self._draw_until_fit(q, fit, limit):
                 self.current_player = q
+                self.fresh = q
                 return
             self.knocks[q] |= open_numbers
             if self.tracks:
@@ -340,25 +347,35 @@ class DominoesState(State):
         """Forced draws, one tile at a time, until a tile fits (RULES D2.2 / D5.3). Public: the count; the
         tiles are seen by the drawer only. Everybody learns that ``q`` held no fitting tile and that the
         drawn tiles before the last did not fit (:mod:`.knowledge`)."""
-        if self.stock.bit_count() <= limit:
+        stock = self.stock
+        left = stock.bit_count() - limit
+        if left <= 0:
             return False
-        cls = knowledge.ban(self.lack[q], fit)
+        order = self.stock_order
+        hand = self.hands[q]
+        events = self.events
         misses = 0
         found = False
-        while self.stock.bit_count() > limit:
-            if self.stock_order:
-                t = self.stock_order[0]
-                self.stock_order = self.stock_order[1:]
+        while left > 0:
+            if order:
+                t = order[0]
+                order = order[1:]
             else:
-                t = self.rng.pick_bit(self.stock)
-            self.stock &= ~(1 << t)
-            self.hands[q] |= 1 << t
-            self.drawn[q] += 1
-            self.events.append(("draw", q))
-            if (fit >> t) & 1:
+                t = self.rng.pick_bit(stock)
+            bit = 1 << t
+            stock ^= bit
+            hand |= bit
+            left -= 1
+            events.append(("draw", q))
+            if fit & bit:
                 found = True
                 break
             misses += 1
+        self.stock = stock
+        self.stock_order = order
+        self.hands[q] = hand
+        self.drawn[q] += misses + found
+        cls = knowledge.ban(self.lack[q], fit)
         self.lack[q] = knowledge.add_drawn(cls, fit, misses)
         return found
 
@@ -493,6 +510,15 @@ class DominoesState(State):
         assert union == self.played
         assert all(0 <= v <= NONE for v in self.ends)
         assert all(s >= 0 for s in self.ledger.scores)
+        if self.tracks and not self.terminal:  # every hand agrees with what the table knows (.knowledge)
+            fit = self.fit_mask()
+            for q, h in enumerate(self.hands):
+                extra = h.bit_count() - knowledge.total(self.lack[q])
+                assert extra in (0, 1), f"seat {q}: {extra} tiles outside the known classes"
+                if extra:
+                    assert q == self.current_player and (h & fit).bit_count() == 1, "pending drawn tile"
+                    h &= ~fit
+                assert knowledge.fits(self.lack[q], h), f"seat {q}'s hand contradicts the public knowledge"
         if self.terminal:
             assert self.current_player == -1 and self.match_result is not None
         else:

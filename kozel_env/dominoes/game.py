@@ -15,34 +15,55 @@ import struct
 import numpy as np
 
 from ..core.bits import bits
-from ..core.errors import IllegalActionError, KozelError
+from ..core.errors import IllegalActionError, InvalidOptionError, KozelError
 from ..core.game import Game
 from ..core.rng import Rng
-from ..core.sampling import deal_constrained
 from ..core.spec import (BITS7, BITS14, FLOAT_BYTES, ObsSpec, Part, floats_from_bytes, onehot_bytes,
                          unpack_masks)
-from .engine import DEAD, DOUBLE_PAIRS, NONE, PAIR_INDEX, DominoesState
+from . import knowledge
+from .engine import DEAD, DOUBLE_PAIRS, NONE, PAIR_INDEX, DominoesState, needs_redeal
 from .rules import DominoesRules
 from .tiles import ALL_TILES, DOUBLE, NUM_TILES, SUIT, TILE_ID, tile_str, tiles_str
 
 SLOT_NAMES = "LR"
 END_BYTES = onehot_bytes(9)
 FLAG_BYTES = tuple(tuple(FLOAT_BYTES[a] + FLOAT_BYTES[b] for b in (0, 1)) for a in (0, 1))  # [first][empty]
+LEAD_BYTES = onehot_bytes(NUM_TILES) + (bytes(4 * NUM_TILES),)
+"""LEAD_BYTES[t]: tile ``t`` one-hot as float32 bytes; LEAD_BYTES[-1]: all zero (no lead yet)."""
 _MOVE = re.compile(r"^(\d\d)([LR])?$")
 _PAIR = re.compile(r"^(\d\d)\+(\d\d)$")
 
 
 class DominoesGame(Game):
     state_class = DominoesState
+    num_slots = 2
+    """End slots of the line (4 in Donkey, :mod:`kozel_env.dominoes.donkey`)."""
+    slot_names = SLOT_NAMES
 
     def __init__(self, rules: DominoesRules):
+        if rules.cross and type(self).num_slots == 2:
+            raise InvalidOptionError("house / closing / max_doubles are Donkey rules (RULES D4): use the "
+                                     "Donkey engine (kozel_env.dominoes.donkey.DonkeyGame, donkey_v0)")
         self.rules = rules
         self.name = rules.name
         n = self.num_players = rules.num_players
         s = rules.num_sides
-        self.num_slots = 2
-        self.num_actions = NUM_TILES * self.num_slots + len(DOUBLE_PAIRS)
+        self.num_actions = self._count_actions()
         self._build_spec(n, s)
+
+    def _count_actions(self) -> int:
+        return NUM_TILES * self.num_slots + len(DOUBLE_PAIRS)
+
+    def _extra_bit_parts(self) -> list:
+        """Binary parts after ``opened``, filled by :meth:`_extra_bytes` (float32 bytes): the lead tile in
+        the games where the opening rule or the stock make it informative."""
+        if self.rules.draw != "none" or self.rules.opening != "11":
+            return [Part("lead_tile", (NUM_TILES,), "the tile that led this deal, one-hot (all 0 before the "
+                         "lead); in the first deal it tells what the opening rule implies (RULES D2.3, D5.2)")]
+        return []
+
+    def _extra_bytes(self, st: DominoesState, player: int) -> bytes:
+        return LEAD_BYTES[st.lead_tile]
 
     # ------------------------------------------------------------------ observation layout
     def _build_spec(self, n: int, s: int) -> None:
@@ -60,7 +81,7 @@ class DominoesGame(Game):
             Part("leader", (n,), f"who led this deal, one-hot; {rel}"),
             Part("seat", (n,), "your absolute seat, one-hot (player_0 ...)"),
             Part("opened", (s,), f"scoring opened (threshold passed); {side_rel}"),
-        ]
+        ] + self._extra_bit_parts()
         hs = float(r.hand_size)
         scalar_parts = [Part("hand_counts", (n,), f"tiles in each hand / {r.hand_size}; {rel}",
                              NUM_TILES / hs)]
@@ -68,6 +89,9 @@ class DominoesGame(Game):
             scalar_parts += [
                 Part("drawn", (n,), f"tiles each seat drew this deal / {r.hand_size}; {rel}", NUM_TILES / hs),
                 Part("stock", (1,), f"tiles in the stock / {r.hand_size}", NUM_TILES / hs),
+                Part("lacking", (n, 7), f"for each number 0-6, how many of the seat's tiles are known not to "
+                     f"carry it (knocks, forced draws, the opening; kozel_env.dominoes.knowledge) / "
+                     f"{r.hand_size}; {rel}", NUM_TILES / hs),
             ]
         scalar_parts += [
             Part("scores", (s,), f"match scores / target {r.target}; {side_rel}", 4.0),
@@ -90,6 +114,8 @@ class DominoesGame(Game):
         self._hs = 1.0 / r.hand_size
         self._inv_target = 1.0 / r.target
         self._fmt = f"<{self.obs_spec.size - self._nbits}f"
+        self._extra = bool(self._extra_bit_parts())
+        self._lack_cache = {}
         assert self._nbits == sum(p.size for p in bit_parts)
 
     # ------------------------------------------------------------------ engine entry points
@@ -121,11 +147,22 @@ class DominoesGame(Game):
         opened = led.opened
         for sd in srel:
             parts.append(FLOAT_BYTES[opened[sd]])
+        if self._extra:
+            parts.append(self._extra_bytes(st, player))
         hs = self._hs
         vals = [hands[q].bit_count() * hs for q in rel]
         if self._draws:
             vals += [st.drawn[q] * hs for q in rel]
             vals.append(st.stock.bit_count() * hs)
+            cache = self._lack_cache
+            lack = st.lack
+            for q in rel:
+                row = cache.get(lack[q])
+                if row is None:
+                    if len(cache) > 50_000:
+                        cache.clear()
+                    row = cache[lack[q]] = [c * hs for c in knowledge.lack_counts(lack[q])]
+                vals += row
         t = self._inv_target
         sc = led.scores
         mem = led.memory
@@ -154,7 +191,7 @@ class DominoesGame(Game):
         t, slot = divmod(action, E)
         if not st.played:
             return tile_str(t)
-        return tile_str(t) + SLOT_NAMES[slot]
+        return tile_str(t) + self.slot_names[slot]
 
     def string_to_action(self, st: DominoesState, text: str) -> int:
         legal = st.legal_actions()
@@ -203,7 +240,7 @@ class DominoesGame(Game):
         def end(v):
             return "dead" if v == DEAD else ("-" if v == NONE else str(v))
 
-        lines.append("ends: " + "  ".join(f"{SLOT_NAMES[i] if i < 2 else i}={end(v)}"
+        lines.append("ends: " + "  ".join(f"{self.slot_names[i]}={end(v)}"
                                           for i, v in enumerate(st.ends)))
         if r.draw != "none":
             lines.append(f"stock: {st.stock.bit_count()} tiles")
@@ -228,7 +265,10 @@ class DominoesGame(Game):
     def sample_consistent(self, st: DominoesState, player: int, rng: Rng) -> DominoesState:
         """Re-deal every tile ``player`` cannot see (other hands, the stock), keeping each hand's size and
         the knocks: a seat never receives a tile of a number it knocked on (RULES D1.3), and before the
-        opening lead the leader keeps the opening tile."""
+        opening lead the leader keeps the opening tile. With a stock or a revealing opening (RULES D2, D5)
+        the table's whole knowledge is used instead (:func:`kozel_env.dominoes.knowledge.sample_hidden`)."""
+        if st.tracks:
+            return knowledge.sample_hidden(st, player, rng, needs_redeal)
         n = self.num_players
         pool = ALL_TILES & ~st.hands[player] & ~st.played
         counts, allowed = {}, {}
@@ -251,7 +291,9 @@ class DominoesGame(Game):
         cp = st.current_player
         if st.played and cp >= 0 and cp != player:
             require = {cp: st.fit_mask()}  # the seat to move was not skipped: it holds a fitting tile
-        deal = deal_constrained(pool, counts, allowed, rng, require=require)
+        # knowledge.deal, not core deal_constrained: its unpruned backtracking took minutes on positions where
+        # the seat to move must hold the one fitting tile left in the pool.
+        deal = knowledge.deal(pool, counts, allowed, rng, require=require)
         if forced:
             deal[st.leader] |= forced
         new = st.clone()

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 
 from ..core.errors import InvalidOptionError
-from ..core.ledger import LedgerRules
+from ..core.ledger import THRESHOLD_MODES, LedgerRules
+
+OPENINGS = ("11", "lowest_double", "11_with_four")
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,10 @@ class DominoesRules:
     draw: str = "none"
     """"none" (no stock), "keep_last" (RULES D2.2: draw while 2+ remain), "all" (RULES D5.3)."""
     opening: str = "11"
-    """First deal's lead: "11" (seed 000 §4, RULES D1.5) or "lowest_double" (RULES D2.3 / D5.2)."""
+    """First deal's lead: "11" (seed 000 §4, RULES D1.5), "lowest_double" (RULES D2.3 / D5.2: the lowest
+    double in any hand, ``00`` lowest; with no double dealt, the heaviest tile, ties: higher half, then
+    lower seat) or "11_with_four" (RULES D2.3: "11" with four players, "lowest_double" with two or three).
+    When ``11`` lies in the stock, "11" falls back to "lowest_double" (RULES D5.2 option)."""
     lone_double_values: tuple | None = (25, 50)
     """RULES D1.1: a losing hand of exactly one tile counts ``00`` / ``66`` as these; None: plain pips."""
     two_doubles: bool = True
@@ -37,6 +42,38 @@ class DominoesRules:
     """How the threshold works, see :class:`kozel_env.core.ledger.LedgerRules`."""
     target: int = 101
     """Goats at this score or more (seed 000 §8; 125 in Sea Goat)."""
+    hand_sizes: tuple | None = None
+    """Tiles dealt per player with 2, 3 and 4 players, e.g. ``(7, 5, 5)`` (seed 001 / RULES D5.1); when set,
+    ``hand_size`` must match it (``make_rules`` derives it from ``num_players``). None: ``hand_size``."""
+    next_leader: str = "last_mover"
+    """Who leads a later deal: "last_mover" -- whoever played the last tile, i.e. went out or made the
+    fish (seed 000 §4, RULES D1.5, D2.3); "winner" -- the winner of the last deal (seed 001, RULES D5.2);
+    several winners (or eggs): the first of them clockwise from the last mover, starting with him."""
+    eggs_carry: bool = True
+    """RULES D1.8 / D2.5: a fish where every side ties is "eggs", its total carried to the next loss.
+    False: nothing is written and nothing carried (seed 001 knows no eggs; RULES D5.4)."""
+    eggs_to: str = "each"
+    """Every man for himself, when the deal after eggs has several losers (RULES silent): "each" -- every
+    loser adds the carried total to its amount; "highest" -- only the loser(s) with the highest amount."""
+    out_00_wins_match: bool = False
+    """RULES D3.3 (Sea Goat, seed 000 §10): going out with ``00`` among the tiles of the final move wins the
+    match at once for the side that went out, before anything is written."""
+    out_66_amount: int | None = None
+    """RULES D3.4 (Sea Goat): going out with ``66`` in the final move (and no ``00``) makes every losing
+    side's amount this value (100) instead of its hand; carried eggs are still added. None: off."""
+    house: bool = False
+    """RULES D4.1 (Donkey, seed 000 §11): the first double played in a deal is a house, open on four sides.
+    Donkey options (``house``, ``max_doubles`` > 1, ``closing``) need the Donkey engine (``donkey_v0``)."""
+    max_doubles: int = 1
+    """RULES D4.2 (Donkey): a move may lay 1 to this many doubles, each at its own end that shows its number
+    at the start of the move (4 in Donkey). 1: single tiles (the line's two-doubles move is ``two_doubles``)."""
+    closing: bool = False
+    """RULES D4.3 (Donkey): each double is laid open or closed (face down); a closed double is a dead end."""
+    close_lead: bool = False
+    """With ``closing``: may the double that leads a deal be closed? Seed 000 §11 says a house led as the
+    first tile gives "four ends at once" and its earliest closing example is the second move, so a lead is
+    always open (RULES silent; our reading). True: RULES D4.3 read literally -- a closed lead leaves no open
+    end, so the deal is a fish at once (RULES D4.4)."""
 
     def __post_init__(self):
         if not 2 <= self.num_players <= 4:
@@ -45,12 +82,41 @@ class DominoesRules:
             raise InvalidOptionError("the pairs game needs num_players=4")
         if self.draw not in ("none", "keep_last", "all"):
             raise InvalidOptionError(f"draw must be 'none', 'keep_last' or 'all', got {self.draw!r}")
-        if self.opening not in ("11", "lowest_double"):
-            raise InvalidOptionError(f"opening must be '11' or 'lowest_double', got {self.opening!r}")
+        if self.opening not in OPENINGS:
+            raise InvalidOptionError(f"opening must be one of {OPENINGS}, got {self.opening!r}")
+        if self.hand_sizes is not None:
+            if len(self.hand_sizes) != 3 or not all(isinstance(k, int) for k in self.hand_sizes):
+                raise InvalidOptionError(f"hand_sizes must be 3 ints (2, 3, 4 players), got {self.hand_sizes!r}")
+            if self.hand_size != self.hand_sizes[self.num_players - 2]:
+                raise InvalidOptionError(f"hand_size {self.hand_size} differs from hand_sizes "
+                                         f"{self.hand_sizes} for {self.num_players} players")
+        if self.next_leader not in ("last_mover", "winner"):
+            raise InvalidOptionError(f"next_leader must be 'last_mover' or 'winner', got {self.next_leader!r}")
+        if self.eggs_to not in ("each", "highest"):
+            raise InvalidOptionError(f"eggs_to must be 'each' or 'highest', got {self.eggs_to!r}")
+        if self.threshold_mode not in THRESHOLD_MODES:
+            raise InvalidOptionError(f"threshold_mode must be one of {THRESHOLD_MODES}, "
+                                     f"got {self.threshold_mode!r}")
+        if self.threshold_mode == "shared" and self.num_sides != 2:
+            raise InvalidOptionError("threshold_mode 'shared' (one score for both, RULES D3.2) needs two sides")
+        if not 1 <= self.max_doubles <= 4:
+            raise InvalidOptionError(f"max_doubles must be 1..4, got {self.max_doubles!r}")
+        if self.two_doubles and self.cross:
+            raise InvalidOptionError("two_doubles is the line's two-doubles move (RULES D1.2); the Donkey "
+                                     "engine uses max_doubles (RULES D4.2): pass two_doubles=False")
+        if self.out_66_amount is not None and (not isinstance(self.out_66_amount, int)
+                                               or self.out_66_amount < 0):
+            raise InvalidOptionError(f"out_66_amount must be a non-negative int or None, "
+                                     f"got {self.out_66_amount!r}")
         if self.num_players * self.hand_size > 28 or self.hand_size < 1:
             raise InvalidOptionError(f"hand_size {self.hand_size} does not fit 28 tiles")
         if self.lone_double_values is not None and len(self.lone_double_values) != 2:
             raise InvalidOptionError("lone_double_values must be a pair (value of 00, value of 66) or None")
+
+    @property
+    def cross(self) -> bool:
+        """The Donkey engine is needed (RULES D4): a house, closing or several doubles per move."""
+        return self.house or self.closing or self.max_doubles > 1
 
     @property
     def num_sides(self) -> int:
@@ -75,10 +141,41 @@ def make_rules(base: DominoesRules, options: dict) -> DominoesRules:
     if bad:
         raise InvalidOptionError(f"unknown option(s) {bad} for {base.name}; known: {sorted(names)}")
     opts = dict(options)
-    if "lone_double_values" in opts and opts["lone_double_values"] is not None:
-        opts["lone_double_values"] = tuple(opts["lone_double_values"])
-    return replace(base, **opts)
+    for key in ("lone_double_values", "hand_sizes"):
+        if key in opts and opts[key] is not None:
+            if not isinstance(opts[key], (list, tuple)):
+                raise InvalidOptionError(f"{key} must be a list or tuple, got {opts[key]!r}")
+            opts[key] = tuple(opts[key])
+    if "hand_size" in opts and "hand_sizes" not in opts:
+        opts["hand_sizes"] = None  # an explicit hand size overrides the per-player-count deal
+    sizes = opts.get("hand_sizes", base.hand_sizes)
+    if sizes is not None and "hand_size" not in opts:
+        n = opts.get("num_players", base.num_players)
+        if n in (2, 3, 4) and len(sizes) == 3:
+            opts["hand_size"] = sizes[n - 2]  # RULES D5.1: the deal depends on the number of players
+    try:
+        return replace(base, **opts)
+    except TypeError as e:
+        raise InvalidOptionError(f"bad option for {base.name}: {e}") from None
 
 
 PAIRS = DominoesRules()
 """``dominoes_v0``: seed 000 §1-8, RULES D1."""
+
+
+FFA = DominoesRules(name="dominoes_ffa_v0", num_players=2, pairs=False, draw="keep_last",
+                    opening="11_with_four")
+"""``dominoes_ffa_v0``: every man for himself, 2-4 players (seed 000 §9, RULES D2)."""
+
+SEA_GOAT = DominoesRules(name="sea_goat_v0", threshold=25, threshold_mode="shared", target=125,
+                         out_00_wins_match=True, out_66_amount=100)
+"""``sea_goat_v0``: Sea Goat (seed 000 §10, RULES D3)."""
+
+DONKEY = DominoesRules(name="donkey_v0", two_doubles=False, house=True, max_doubles=4, closing=True,
+                       threshold_mode="remember")
+"""``donkey_v0``: Donkey / Cross (seed 000 §11, RULES D4); played by :mod:`kozel_env.dominoes.donkey`."""
+
+BONEYARD = DominoesRules(name="boneyard_v0", num_players=2, pairs=False, hand_size=7, hand_sizes=(7, 5, 5),
+                         draw="all", opening="lowest_double", lone_double_values=None, two_doubles=False,
+                         redeal=False, threshold_mode="accumulate", next_leader="winner", eggs_carry=False)
+"""``boneyard_v0``: Kozel with a boneyard, 2-4 players (seed 001, RULES D5)."""
