@@ -291,8 +291,8 @@ class DominoesGame(Game):
         cp = st.current_player
         if st.played and cp >= 0 and cp != player:
             require = {cp: st.fit_mask()}  # the seat to move was not skipped: it holds a fitting tile
-        # knowledge.deal, not core deal_constrained: its unpruned backtracking took minutes on positions where
-        # the seat to move must hold the one fitting tile left in the pool.
+        # knowledge.deal: rejection sampling, then a matching that cannot blow up when the seat to move must
+        # hold the one fitting tile left in the pool.
         deal = knowledge.deal(pool, counts, allowed, rng, require=require)
         if forced:
             deal[st.leader] |= forced

@@ -160,9 +160,8 @@ def deal(pool: int, counts: dict, allowed: dict, rng: Rng, tries: int = 64, requ
 
     Rejection sampling first (uniform over consistent deals); when the constraints make that unlikely, a
     capacity matching (augmenting paths, random orders; a random choice for each required tile) finds a
-    consistent deal in polynomial time and random swaps between seats spread it. (The backtracking of
-    ``kozel_env.core.sampling.deal_constrained`` has no pruning and checks ``require`` only at the leaves,
-    which takes exponential time -- minutes -- on some positions.)"""
+    consistent deal in polynomial time and random swaps between seats spread it. (A plain backtracking
+    search that checks ``require`` only at the leaves takes minutes on some positions.)"""
     items = bits(pool)
     seats = [s for s in counts if counts[s]]
     require = require or {}

@@ -1,4 +1,4 @@
-"""The shared building blocks: rng, ledger (thresholds and eggs), observation spec, determinization."""
+"""The shared building blocks: rng, ledger (thresholds and eggs), observation spec."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,10 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from kozel_env.core.bits import bits, mask_of
-from kozel_env.core.errors import KozelError
 from kozel_env.core.ledger import Ledger, LedgerRules
 from kozel_env.core.rng import Rng
-from kozel_env.core.sampling import deal_constrained
 from kozel_env.core.spec import ObsSpec, Part, unpack_masks
 
 
@@ -118,29 +116,3 @@ def test_unpack_masks():
     assert unpack_masks([0b101, 1 << 27], 28)[0, :3].tolist() == [1, 0, 1]
     assert unpack_masks([0b101, 1 << 27], 28)[1, 27] == 1
     assert bits(mask_of([3, 0, 9])) == [0, 3, 9]
-
-
-# ---------------------------------------------------------------- determinization sampler
-def test_deal_constrained_respects_counts_allowed_and_require():
-    rng = Rng(3)
-    pool = (1 << 12) - 1
-    for _ in range(50):
-        out = deal_constrained(pool, {0: 4, 1: 4, 2: 4}, {0: 0xF0F, 1: pool, 2: pool}, rng,
-                               require={1: 0b1})
-        assert [m.bit_count() for m in out.values()] == [4, 4, 4]
-        assert not out[0] & ~0xF0F and out[1] & 1
-        assert out[0] | out[1] | out[2] == pool
-
-
-def test_deal_constrained_uniform_when_unconstrained():
-    rng = Rng(4)
-    seen = {}
-    for _ in range(3000):
-        out = deal_constrained(0b1111, {0: 2, 1: 2}, {0: 0b1111, 1: 0b1111}, rng)
-        seen[out[0]] = seen.get(out[0], 0) + 1
-    assert len(seen) == 6 and min(seen.values()) > 400
-
-
-def test_deal_constrained_impossible_raises():
-    with pytest.raises(KozelError):
-        deal_constrained(0b11, {0: 1, 1: 1}, {0: 0b01, 1: 0b01}, Rng(0))
