@@ -1,11 +1,17 @@
-"""Agents for kozel_env: bots that see only what an environment gives a player.
+"""Agents for kozel_env: bots that see only what an environment gives a player, an arena to rank them and
+terminal play against them.
 
 Every agent has ``act(observation, action_mask) -> int`` (the two halves of an env observation dict) and is
-deterministic given its seed. ``make_agent(name, env_name, seed)`` builds one by name.
+deterministic given its seed. ``make_agent(spec, env_name, seed)`` builds one by name: ``random``,
+``easy``, ``normal``, ``hard``, ``crazy`` (the ladder), ``greedy``, ``pimc:n=...``; :func:`decide` asks an
+agent for the move of the seat to move in an env (the ``pimc`` bots also get the engine state, used only for
+determinization). ``agents.arena.evaluate`` compares agents on duplicate deals; ``python -m agents.play``
+lets a person play against them.
 """
 from __future__ import annotations
 
-from .base import Agent, make_agent, play_match
+from .base import Agent, decide, known_agents, make_agent, parse_spec, play_match, register, register_preset
 from .random_agent import RandomAgent
 
-__all__ = ["Agent", "RandomAgent", "make_agent", "play_match"]
+__all__ = ["Agent", "RandomAgent", "decide", "known_agents", "make_agent", "parse_spec", "play_match",
+           "register", "register_preset"]

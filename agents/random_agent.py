@@ -8,6 +8,8 @@ from .base import Agent, register
 
 @register
 class RandomAgent(Agent):
+    """Uniformly random among the legal actions (the bottom of the ladder)."""
+
     name = "random"
 
     def act(self, observation, action_mask) -> int:

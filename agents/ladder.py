@@ -1,0 +1,242 @@
+"""Reproduce the bot ladder: random < easy < normal < hard < crazy, each step head to head, every game.
+
+    python -m agents.ladder                                   # every registered game, writes agents/LADDER.md
+    python -m agents.ladder --env queens_and_jacks_v0 --deals 400 --pimc-deals 150
+    python -m agents.ladder --speed-only                      # bot speeds only
+    python -m pytest -m slow tests/agents/test_ladder.py      # the same measurement as a test (hours)
+
+Each step plays the stronger bot against the weaker one on duplicate deal sets (:mod:`agents.arena`:
+the same deals with the seats rotated, one deal per episode) and reports the stronger bot's deal score and
+its margin in points per deal, each with a 95% confidence interval; a step is *real* when the margin's
+interval lies above zero. ``--deals`` sets are played for the heuristic steps, ``--pimc-deals`` for the
+steps with search (default per game family, :data:`PIMC_SETS`). The bot speeds (decisions per second;
+milliseconds per decision for the search bots) are
+measured in process CPU time, the bot in one seat and ``normal`` in the others.
+
+Results go to ``agents/LADDER.md`` (markdown, for the README) and ``agents/ladder.json``; a run for some
+games keeps the others' results from the JSON (``--fresh`` starts over, ``--render`` only rewrites the
+markdown). Everything is seeded (``--seed``, default 0): the same command gives the same figures.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+from kozel_env.registry import ENVIRONMENTS, load
+
+from .arena import evaluate
+from .base import decide, make_agent
+
+LADDER = ["random", "easy", "normal", "hard", "crazy"]
+STEPS = list(zip(LADDER[:-1], LADDER[1:]))
+HERE = Path(__file__).resolve().parent
+
+
+def measure_speed(env_name: str, spec: str, decisions: int, seed: int = 0, env_options: dict | None = None) -> dict:
+    """CPU time per decision of ``spec`` in seat 0 (``normal`` elsewhere) over ``decisions`` decisions."""
+    opts = dict(env_options or {})
+    env = load(env_name).env(episode="deal", **opts)
+    n = len(env.possible_agents)
+    bot = make_agent(spec, env_name, seed=seed, env_options=opts)
+    others = [make_agent("normal", env_name, seed=seed + s, env_options=opts) for s in range(n)]
+    used = 0.0
+    k = 0
+    ep = 0
+    while k < decisions:
+        env.reset(seed=seed * 7919 + ep)
+        ep += 1
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = env.unwrapped.agent_name_mapping[agent]
+            if seat == 0 and k < decisions:
+                t0 = time.process_time()
+                a = decide(bot, env, obs["observation"], obs["action_mask"])
+                used += time.process_time() - t0
+                k += 1
+            else:
+                a = decide(others[seat], env, obs["observation"], obs["action_mask"])
+            env.step(a)
+    ms = 1000.0 * used / max(k, 1)
+    return {"decisions": k, "ms_per_decision": ms, "decisions_per_s": (1000.0 / ms) if ms > 0 else float("inf")}
+
+
+def speeds(env_name: str, quick: bool = False) -> dict:
+    budget = {"random": 3000, "easy": 3000, "normal": 3000, "hard": 60, "crazy": 20}
+    if quick:
+        budget = {k: max(5, v // 10) for k, v in budget.items()}
+    return {spec: measure_speed(env_name, spec, budget[spec]) for spec in LADDER}
+
+
+PIMC_SETS = {"dominoes": 400, "queens_and_jacks": 150, "six_of_spades": 200, "beat_or_discard": 200}
+"""Duplicate sets for the steps with search, per game family (their cost and their noise differ: a dominoes
+deal swings by dozens of points, so its steps need more sets)."""
+
+
+def pimc_sets(env_name: str) -> int:
+    from .base import game_for
+    from .strategies import family_of
+
+    return PIMC_SETS.get(family_of(game_for(env_name)), 150)
+
+
+SMOKE = {"hard": "pimc:level=hard,n=1", "crazy": "pimc:level=crazy,n=2"}
+"""``--smoke``: the search bots with tiny budgets (a check that the script runs, not a measurement)."""
+
+
+def run(envs=None, deals: int = 300, pimc_deals: int | None = None, seed: int = 0, processes: int | None = None,
+        progress: bool = True, steps=None, with_speed: bool = True, specs: dict | None = None) -> dict:
+    """The ladder of every game in ``envs`` (default: all registered); returns a JSON-ready dict.
+    ``pimc_deals``: sets for the steps with search (default: :data:`PIMC_SETS` of the game's family).
+    ``specs`` may replace the spec of a rung (e.g. :data:`SMOKE`)."""
+    specs = dict(specs or {})
+    envs = list(envs or ENVIRONMENTS)
+    steps = list(steps or STEPS)
+    settings = {"deals": deals, "seed": seed,
+                "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+                "date": datetime.date.today().isoformat()}
+    out = {"games": {}}
+    for env_name in envs:
+        rows = []
+        for weak, strong in steps:
+            k = (pimc_deals or pimc_sets(env_name)) if strong in ("hard", "crazy") else deals
+            res = evaluate(env_name, {strong: specs.get(strong, strong), weak: specs.get(weak, weak)}, deals=k,
+                           seed=seed, processes=processes, progress=progress)
+            p = res["pairs"][0]
+            rows.append({"weaker": weak, "stronger": strong, "sets": p["sets"], "games": p["games"],
+                         "deals": p["deals"], "score": p["score_a"], "margin": p["margin"],
+                         "real": p["margin"]["lo"] > 0, "seconds": res["seconds"],
+                         "ms_per_decision": res["ms_per_decision"]})
+        game = {"settings": settings, "steps": rows,
+                "search": {lvl: {"n": a.n, "depth": a.depth, "rollout": a.rollout, "z": a.z}
+                           for lvl, a in ((lvl, make_agent(lvl, env_name)) for lvl in ("hard", "crazy"))}}
+        if with_speed:
+            game["speed"] = speeds(env_name)
+        out["games"][env_name] = game
+    return out
+
+
+def _fmt(c: dict, pct: bool = False) -> str:
+    if pct:
+        return f"{100 * c['mean']:.1f}% [{100 * c['lo']:.1f}, {100 * c['hi']:.1f}]"
+    return f"{c['mean']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}]"
+
+
+def _search(game: dict, level: str) -> str:
+    s = game.get("search", {}).get(level)
+    if not s:
+        return "-"
+    return f"{s['n']}, {s['depth'] if s.get('depth') else 'to the end'}"
+
+
+def to_markdown(result: dict) -> str:
+    sets = {(g["settings"]["date"], g["settings"]["machine"]) for g in result["games"].values()}
+    when = "; ".join(f"{d}, {m}" for d, m in sorted(sets))
+    lines = [
+        "## Bots, arena and terminal play",
+        "",
+        "Every game has five bots, built by name with `agents.make_agent(name, env_name, seed)` and called "
+        "as `act(observation, action_mask)` (`hard` and `crazy` are called through `agents.decide(agent, env)`, "
+        "which also hands them the engine state for `game.sample_consistent`, the determinization that re-deals "
+        "only what their seat cannot see). Rank agents on duplicate deals with "
+        "`python -m agents.arena --env <game> --agents random easy normal hard --deals 200` (or "
+        "`agents.arena.evaluate(...)` from Python; a trained policy joins as a factory), and play against them "
+        "with `python -m agents.play --env <game>`.",
+        "",
+        "## Bot ladder",
+        "",
+        f"Measured with `python -m agents.ladder` ({when}). Each step is the stronger bot against the weaker "
+        "one, head to head on "
+        "duplicate deal sets (the same deals with the seats rotated so that both bots hold the same cards or "
+        "tiles; one deal per episode): the stronger bot's deal score (win 1, tie 1/2) and its margin in "
+        "points per deal (the engine's `seat_points`: penalty points avoided, or points won in "
+        "queens-and-jacks), each with its 95% confidence interval over the duplicate sets. A step is real "
+        "when the margin's interval lies above zero.",
+        "",
+        "The bots: `random` (a uniformly random legal move); `easy` (the game family's memoryless rule, and a "
+        "careless random move 20-25% of the time); `normal` (counts the cards or tiles gone, knocks and voids, "
+        "and plays the seed's advice); `hard` and `crazy` (perfect-information Monte Carlo: for each decision "
+        "n imagined deals consistent with what the seat has seen, every legal move played on by `normal` "
+        "players; `hard` plays a few rounds and scores the position (eyes taken, pips in hand), `crazy` "
+        "imagines several times more deals and plays each to the end of the deal; the settings per game are "
+        "in the speed table). Rules of thumb per game: `agents/strategies/`.",
+        "",
+        "| game | step | duplicate sets | deals | stronger's deal score | points per deal, stronger - weaker | real |",
+        "|---|---|---:|---:|---|---|:---:|",
+    ]
+    for env_name, g in result["games"].items():
+        for r in g["steps"]:
+            lines.append(f"| {env_name} | {r['weaker']} < {r['stronger']} | {r['sets']} | {r['deals']} | "
+                         f"{_fmt(r['score'], pct=True)} | {_fmt(r['margin'])} | {'yes' if r['real'] else 'no'} |")
+    if any("speed" in g for g in result["games"].values()):
+        lines += ["", "### Bot speeds", "",
+                  "Process CPU time per decision, the bot in one seat, one deal per episode (targets on a 2-core "
+                  "machine: `normal` at least 5,000 decisions/s, `hard` at most 50 ms per decision).", "",
+                  "| game | random (decisions/s) | easy (decisions/s) | normal (decisions/s) | hard (ms/decision) "
+                  "| crazy (ms/decision) | hard: n, depth | crazy: n, depth |",
+                  "|---|---:|---:|---:|---:|---:|---|---|"]
+        for env_name, g in result["games"].items():
+            sp = g.get("speed")
+            if not sp:
+                continue
+            lines.append(f"| {env_name} | {sp['random']['decisions_per_s']:,.0f} | "
+                         f"{sp['easy']['decisions_per_s']:,.0f} | {sp['normal']['decisions_per_s']:,.0f} | "
+                         f"{sp['hard']['ms_per_decision']:.1f} | {sp['crazy']['ms_per_decision']:.1f} | "
+                         f"{_search(g, 'hard')} | {_search(g, 'crazy')} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(prog="python -m agents.ladder", description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--env", nargs="*", default=None, help="games (default: every registered one)")
+    ap.add_argument("--deals", type=int, default=300, help="duplicate sets per heuristic step")
+    ap.add_argument("--pimc-deals", type=int, default=None,
+                    help="duplicate sets per step with search (default: 400 dominoes games, 150-200 card games)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--processes", type=int, default=None)
+    ap.add_argument("--speed-only", action="store_true")
+    ap.add_argument("--no-speed", action="store_true")
+    ap.add_argument("--out", default=str(HERE / "LADDER.md"))
+    ap.add_argument("--json", default=str(HERE / "ladder.json"))
+    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--fresh", action="store_true", help="do not keep the other games of an existing --json")
+    ap.add_argument("--smoke", action="store_true", help="tiny search budgets: checks the script, measures nothing")
+    ap.add_argument("--render", action="store_true", help="only rewrite --out from the results in --json")
+    args = ap.parse_args(argv)
+    envs = args.env or list(ENVIRONMENTS)
+    if args.render:
+        res = json.loads(Path(args.json).read_text())
+        Path(args.out).write_text(to_markdown(res))
+        return res
+    if args.speed_only:
+        res = {env: speeds(env) for env in envs}
+        for env, sp in res.items():
+            print(env, {k: (round(v["decisions_per_s"]) if k in ("random", "easy", "normal")
+                            else f"{v['ms_per_decision']:.1f} ms") for k, v in sp.items()})
+        return res
+    res = run(envs, deals=args.deals, pimc_deals=args.pimc_deals, seed=args.seed, processes=args.processes,
+              progress=not args.quiet, with_speed=not args.no_speed, specs=SMOKE if args.smoke else None)
+    if args.json and Path(args.json).exists() and not args.fresh:  # keep the games measured before
+        old = json.loads(Path(args.json).read_text())
+        merged = {k: v for k, v in old.get("games", {}).items() if k in ENVIRONMENTS}
+        merged.update(res["games"])
+        res["games"] = {k: merged[k] for k in ENVIRONMENTS if k in merged}
+    md = to_markdown(res)
+    print(md)
+    if args.out:
+        Path(args.out).write_text(md)
+    if args.json:
+        Path(args.json).write_text(json.dumps(res, indent=1))
+    return res
+
+
+if __name__ == "__main__":
+    main()

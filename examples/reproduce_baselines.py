@@ -1,0 +1,188 @@
+"""Reproduce the baseline table of the trained agents: every shipped checkpoint against random, normal and hard.
+
+    python examples/reproduce_baselines.py                    # every shipped checkpoint, the documented deals
+    python examples/reproduce_baselines.py --env dominoes_v0 --deals 50 --hard-deals 10
+    python examples/reproduce_baselines.py --train            # retrain every game from scratch first (long)
+    python examples/reproduce_baselines.py --write            # also store the figures (checkpoint JSON, BASELINES.md)
+
+Every checkpoint in ``agents/checkpoints/`` (or ``--checkpoints DIR``) plays through the arena
+(``agents.arena.evaluate``, ``episode="match"``): whole matches on fixed duplicate deals (arena seed 0: the
+same deals every run, each replayed with the seats rotated), so the figures are deterministic and the 95%
+confidence intervals are over duplicate sets. The table gives the trained agent's match score (a win 1, a
+tie 1/2) and its points per deal minus the bot's.
+
+``--train`` first retrains each game from scratch with the documented settings and seed
+(``agents/rl/configs.py``, the same as ``python examples/train.py --env <game>``), writes the new
+checkpoints to ``--checkpoints`` (default: a fresh ``runs/baselines/checkpoints``, so the shipped files stay
+untouched unless you point it at ``agents/checkpoints``), then evaluates them.
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import shutil  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+BASELINES_MD = ROOT / "agents" / "rl" / "BASELINES.md"
+START, END = "<!-- baseline-table -->", "<!-- /baseline-table -->"
+
+
+def fmt(c: dict, pct: bool) -> str:
+    if c.get("n", 0) < 2 or c["lo"] != c["lo"]:
+        return f"{100 * c['mean']:.1f}%" if pct else f"{c['mean']:+.2f}"
+    if pct:
+        return f"{100 * c['mean']:.1f}% [{100 * max(0.0, c['lo']):.1f}, {100 * min(1.0, c['hi']):.1f}]"
+    return f"{c['mean']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}]"
+
+
+def table(rows: dict, opponents: list) -> str:
+    head = "| game | " + " | ".join(f"vs {o}: match score (95% CI) | points/deal vs {o}" for o in opponents) \
+        + " | training: PPO decisions (+ imitated), CPU / wall minutes |"
+    lines = [head, "|---|" + "---|---|" * len(opponents) + "---|"]
+    for env, r in rows.items():
+        cells = []
+        for o in opponents:
+            if o in r["results"]:
+                cells += [fmt(r["results"][o]["score"], True) + f" ({r['results'][o]['deals']} sets)",
+                          fmt(r["results"][o]["margin"], False)]
+            else:
+                cells += ["-", "-"]
+        if r.get("steps"):
+            cpu = f"{r['train_cpu_seconds'] / 60:.0f}" if r.get("train_cpu_seconds") else "?"
+            bc = f" (+{r['bc_decisions'] / 1e6:.1f}M)" if r.get("bc_decisions") else ""
+            budget = f"{r['steps'] / 1e6:.2f}M{bc}, {cpu} / {r['train_seconds'] / 60:.0f}"
+        else:
+            budget = "-"
+        lines.append(f"| {env} | " + " | ".join(cells) + f" | {budget} |")
+    return "\n".join(lines)
+
+
+def retrain(env: str, out_dir: Path, steps: int | None, progress: bool, runs: Path, sets=()) -> None:
+    sys.path.insert(0, str(ROOT / "examples"))
+    import train
+
+    run = runs / env
+    argv = ["--env", env, "--out", str(run), "--quiet"] + (["--steps", str(steps)] if steps else []) \
+        + ([] if progress else ["--no-progress"]) + (["--set", *sets] if sets else [])
+    train.main(argv)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    src = "best" if (run / "best.npz").exists() else "policy"  # as train.py --ship does
+    for suf in (".npz", ".json"):
+        shutil.copy(run / f"{src}{suf}", out_dir / f"{env}{suf}")
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--env", nargs="*", help="games (default: every shipped checkpoint)")
+    ap.add_argument("--checkpoints", help="checkpoint folder (default agents/checkpoints; with --train "
+                                          "runs/baselines/checkpoints)")
+    ap.add_argument("--opponents", nargs="+", default=["random", "normal", "hard"])
+    ap.add_argument("--deals", type=int, default=200, help="duplicate sets per opponent (random, normal)")
+    ap.add_argument("--hard-deals", type=int, default=40, help="duplicate sets against hard/crazy (slow bots)")
+    ap.add_argument("--seed", type=int, default=0, help="arena seed of the deals (documented: 0)")
+    ap.add_argument("--processes", type=int, default=None)
+    ap.add_argument("--train", action="store_true", help="retrain from scratch with the documented settings")
+    ap.add_argument("--steps", type=int, help="with --train: override the budget (e.g. for a quick check)")
+    ap.add_argument("--runs", help="with --train: folder for the training runs (default runs/baselines)")
+    ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
+                    help="with --train: override documented settings (as train.py --set), e.g. bc_steps=0")
+    ap.add_argument("--write", action="store_true",
+                    help="store the figures in each checkpoint's JSON and the table in agents/rl/BASELINES.md")
+    ap.add_argument("--table", action="store_true",
+                    help="no evaluation: print the table of the figures stored in the checkpoints' JSON")
+    ap.add_argument("--json", help="write all results here")
+    ap.add_argument("--no-progress", action="store_true")
+    args = ap.parse_args(argv)
+
+    from agents.arena import evaluate
+    from agents.rl.policy import CHECKPOINT_DIR, NumpyPolicy, factory
+    from kozel_env.registry import ENVIRONMENTS
+
+    ck_dir = Path(args.checkpoints) if args.checkpoints else (
+        (Path(args.runs) if args.runs else ROOT / "runs" / "baselines") / "checkpoints" if args.train
+        else CHECKPOINT_DIR)
+    envs = args.env or (sorted(ENVIRONMENTS) if args.train else sorted(p.stem for p in ck_dir.glob("*.npz")))
+    missing = [e for e in ENVIRONMENTS if e not in envs]
+    if args.train:
+        for env in envs:
+            retrain(env, ck_dir, args.steps, not args.no_progress,
+                    Path(args.runs) if args.runs else ROOT / "runs" / "baselines", args.set)
+    rows = {}
+    t0 = time.time()
+    if args.table:
+        envs = []
+    for env in envs:
+        path = ck_dir / f"{env}.npz"
+        if not path.exists():
+            print(f"{env}: no checkpoint at {path}", file=sys.stderr)
+            continue
+        meta = json.loads(path.with_suffix(".json").read_text())
+        pol_env_options = meta.get("env_options") or {}
+        row = {"steps": meta.get("steps"), "train_seconds": meta.get("train_seconds", 0.0),
+               "train_cpu_seconds": meta.get("train_cpu_seconds"), "bc_decisions": meta.get("bc_decisions"),
+               "results": {}}
+        for opp in args.opponents:
+            deals = args.hard_deals if opp.split(":")[0] in ("hard", "crazy", "pimc") else args.deals
+            res = evaluate(env, {"rl": factory(env, path), opp: opp}, deals=deals, seed=args.seed,
+                           env_options=pol_env_options, episode="match", processes=args.processes,
+                           progress=not args.no_progress)
+            p = res["pairs"][0]
+            row["results"][opp] = {"score": p["score_a"], "margin": p["margin"], "deals": deals,
+                                   "games": p["games"], "seed": args.seed,
+                                   "ms_per_decision": res["ms_per_decision"]}
+            print(f"{env} vs {opp}: {fmt(p['score_a'], True)}, points/deal {fmt(p['margin'], False)}",
+                  file=sys.stderr)
+        rows[env] = row
+        if args.write:  # merged with figures stored earlier (e.g. against another opponent)
+            meta["baselines"] = {**meta.get("baselines", {}),
+                                 **{o: {k: v for k, v in r.items() if k != "ms_per_decision"}
+                                    for o, r in row["results"].items()}}
+            path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+            NumpyPolicy.from_files(path)  # still loads
+    md = table(rows, args.opponents)
+    if not args.table:
+        print(md)
+    if missing and not args.env:
+        print(f"\nno checkpoint for: {', '.join(missing)}")
+    if (args.write and rows) or args.table:
+        # the stored table covers every checkpoint of the folder, from the figures in their JSON files
+        stored = {}
+        for p in sorted(ck_dir.glob("*.json")):
+            m = json.loads(p.read_text())
+            if m.get("baselines"):
+                stored[p.stem] = {"steps": m.get("steps"), "train_seconds": m.get("train_seconds", 0.0),
+                                  "train_cpu_seconds": m.get("train_cpu_seconds"),
+                                  "bc_decisions": m.get("bc_decisions"), "results": m["baselines"]}
+        seen = {o for r in stored.values() for o in r["results"]}
+        order = [o for o in ("random", "easy", "normal", "hard", "crazy") if o in seen] + sorted(
+            seen - {"random", "easy", "normal", "hard", "crazy"})
+        md = table(stored, order)
+        if args.table:
+            print(md)
+            if not args.write:
+                return {"rows": stored, "table": md}
+        text = BASELINES_MD.read_text() if BASELINES_MD.exists() else f"# Baselines\n\n{START}\n{END}\n"
+        if START in text and END in text:
+            a, rest = text.split(START, 1)
+            _, b = rest.split(END, 1)
+            text = a + START + "\n" + md + "\n" + END + b
+        BASELINES_MD.write_text(text)
+    out = {"rows": rows, "table": md, "seconds": time.time() - t0}
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
+    return out
+
+
+if __name__ == "__main__":
+    main()

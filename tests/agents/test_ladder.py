@@ -1,0 +1,40 @@
+"""The ladder (issue 7, item 4). Default suite: ``normal`` beats ``random`` clearly on a few hundred deals of
+every game. ``-m slow``: the whole ladder random < easy < normal < hard < crazy, every step real (its
+margin's 95% confidence interval above zero), as ``python -m agents.ladder`` measures it for the README."""
+from __future__ import annotations
+
+import pytest
+
+from agents.arena import evaluate
+from agents.ladder import STEPS, main, run, to_markdown
+
+from .helpers import ENV_NAMES
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_normal_beats_random_clearly(name):
+    res = evaluate(name, ["normal", "random"], deals=100, seed=7, processes=2, progress=False)
+    p = res["pairs"][0]
+    assert p["deals"] >= 200
+    assert p["margin"]["lo"] > 0, p["margin"]
+    assert p["score_a"]["lo"] > 0.5, p["score_a"]
+
+
+def test_ladder_script_writes_markdown_and_json(tmp_path):
+    res = main(["--env", "dominoes_v0", "--deals", "2", "--pimc-deals", "1", "--processes", "1", "--quiet",
+                "--no-speed", "--smoke", "--out", str(tmp_path / "L.md"), "--json", str(tmp_path / "l.json")])
+    text = (tmp_path / "L.md").read_text()
+    assert text == to_markdown(res)
+    for weak, strong in STEPS:
+        assert f"| dominoes_v0 | {weak} < {strong} |" in text
+    (tmp_path / "L.md").write_text("")
+    main(["--render", "--out", str(tmp_path / "L.md"), "--json", str(tmp_path / "l.json")])
+    assert (tmp_path / "L.md").read_text() == text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_the_whole_ladder_every_step_real(name):
+    res = run([name], deals=300, seed=0, progress=False, with_speed=False)
+    for row in res["games"][name]["steps"]:
+        assert row["real"], f"{row['weaker']} < {row['stronger']}: margin {row['margin']}"
