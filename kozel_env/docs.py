@@ -15,6 +15,9 @@ from .registry import ENVIRONMENTS, load
 
 BEGIN = "<!-- BEGIN GENERATED ENV TABLES (python -m kozel_env.docs --write) -->"
 END = "<!-- END GENERATED ENV TABLES -->"
+AGENTS_BEGIN = "<!-- BEGIN GENERATED AGENT TABLES (from agents/LADDER.md and agents/rl/BASELINES.md) -->"
+AGENTS_END = "<!-- END GENERATED AGENT TABLES -->"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def env_section(name: str) -> str:
@@ -35,19 +38,42 @@ def generate() -> str:
     return "\n".join([BEGIN, ""] + [env_section(n) for n in ENVIRONMENTS] + [END])
 
 
-def splice(readme: str, block: str) -> str:
-    if BEGIN not in readme or END not in readme:
-        raise SystemExit(f"README.md lacks the markers {BEGIN!r} ... {END!r}")
-    head, rest = readme.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
+def agents_block() -> str:
+    """The bot ladder and the trained agents' baselines, copied from the files the measuring scripts write
+    (agents/LADDER.md by ``python -m agents.ladder``, agents/rl/BASELINES.md by
+    ``examples/reproduce_baselines.py``), headings moved down under the README's section."""
+    parts = [AGENTS_BEGIN, ""]
+    for rel in ("agents/LADDER.md", "agents/rl/BASELINES.md"):
+        path = ROOT / rel
+        if path.exists():
+            lines = path.read_text().strip().splitlines()
+            levels = [len(x) - len(x.lstrip("#")) for x in lines if x.startswith("#")]
+            shift = "#" * (3 - min(levels)) if levels and min(levels) < 3 else ""
+            parts.append("\n".join(shift + x if x.startswith("#") else x for x in lines))
+            parts.append("")
+    parts.append(AGENTS_END)
+    return "\n".join(parts)
+
+
+def _splice_one(readme: str, begin: str, end: str, block: str) -> str:
+    if begin not in readme or end not in readme:
+        raise SystemExit(f"README.md lacks the markers {begin!r} ... {end!r}")
+    head, rest = readme.split(begin, 1)
+    _, tail = rest.split(end, 1)
     return head + block + tail
+
+
+def splice(readme: str, block: str) -> str:
+    """README with the env block ``block`` and the agents block regenerated."""
+    readme = _splice_one(readme, BEGIN, END, block)
+    return _splice_one(readme, AGENTS_BEGIN, AGENTS_END, agents_block())
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--check", action="store_true")
-    ap.add_argument("--readme", default=str(Path(__file__).resolve().parent.parent / "README.md"))
+    ap.add_argument("--readme", default=str(ROOT / "README.md"))
     args = ap.parse_args(argv)
     block = generate()
     if not (args.write or args.check):
