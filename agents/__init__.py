@@ -6,12 +6,13 @@ deterministic given its seed. ``make_agent(spec, env_name, seed)`` builds one by
 ``easy``, ``normal``, ``hard``, ``crazy`` (the ladder), ``greedy``, ``pimc:n=...``; :func:`decide` asks an
 agent for the move of the seat to move in an env (the ``pimc`` bots also get the engine state, used only for
 determinization). ``agents.arena.evaluate`` compares agents on duplicate deals; ``python -m agents.play``
-lets a person play against them.
+lets a person play against them. ``agents.load("dominoes_v0")`` returns the shipped trained agent.
 """
 from __future__ import annotations
 
 from .base import Agent, decide, known_agents, make_agent, parse_spec, play_match, register, register_preset
 from .random_agent import RandomAgent
+from .rl import load  # the shipped trained policy of a game (numpy inference, no torch needed)
 
-__all__ = ["Agent", "RandomAgent", "decide", "known_agents", "make_agent", "parse_spec", "play_match",
+__all__ = ["Agent", "RandomAgent", "decide", "known_agents", "load", "make_agent", "parse_spec", "play_match",
            "register", "register_preset"]
