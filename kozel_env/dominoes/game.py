@@ -235,7 +235,7 @@ class DominoesGame(Game):
                                for s in range(2))
         else:
             score = " | ".join(f"player_{s}: {led.scores[s]}" for s in range(n))
-        lines = [f"{self.name} · deal {st.deals_played + 1} · {score} · eggs {led.eggs}"]
+        lines = [f"{self.name} · deal {st.deals_played + (0 if st.terminal else 1)} · {score} · eggs {led.eggs}"]
 
         def end(v):
             return "dead" if v == DEAD else ("-" if v == NONE else str(v))
