@@ -32,11 +32,15 @@ DEFAULT = {
 }
 
 GAMES: dict = {
-    # the runs of the shipped checkpoints (see agents/rl/BASELINES.md): these three were started with a
+    # the runs of the shipped checkpoints (see agents/rl/BASELINES.md): these two were started with a
     # 1.5M budget and stopped early for machine time; the shipped policy is the best evaluation up to then
     "dominoes_v0": {"total_steps": 1_500_000},
     "sea_goat_v0": {"total_steps": 1_500_000},
-    "dominoes_ffa_v0": {"total_steps": 1_500_000},
+    # these three were trained to ~1M decisions, then resumed (`train.py --resume --steps 2000000`: the lr
+    # and entropy schedules continue from the resume point towards the new budget); `--train` runs 2M at once
+    "dominoes_ffa_v0": {"total_steps": 2_000_000},
+    "boneyard_v0": {"total_steps": 2_000_000},
+    "beat_or_discard_v0": {"total_steps": 2_000_000},
     # the first run of the recipe: a 2M budget, the warm start from the normal bot's self-play only
     "queens_and_jacks_v0": {"total_steps": 2_000_000, "bc_vs_bots": 0.0},
 }
