@@ -9,7 +9,7 @@ from __future__ import annotations
 
 DEFAULT = {
     "seed": 0,
-    "total_steps": 1_000_000,
+    "total_steps": 2_000_000,
     "num_envs": 128,
     "rollout_ticks": 64,
     "hidden": (256, 256),
@@ -32,18 +32,14 @@ DEFAULT = {
 }
 
 GAMES: dict = {
-    # the runs of the shipped checkpoints (see agents/rl/BASELINES.md): these two were started with a
-    # 1.5M budget and stopped early for machine time; the shipped policy is the best evaluation up to then
-    "dominoes_v0": {"total_steps": 1_500_000},
-    "sea_goat_v0": {"total_steps": 1_500_000},
-    # these three were trained to ~1M decisions, then resumed (`train.py --resume --steps 2000000`: the lr
-    # and entropy schedules continue from the resume point towards the new budget); `--train` runs 2M at once
-    "dominoes_ffa_v0": {"total_steps": 2_000_000},
-    "boneyard_v0": {"total_steps": 2_000_000},
-    "beat_or_discard_v0": {"total_steps": 2_000_000},
-    # the first run of the recipe: a 2M budget, the warm start from the normal bot's self-play only
-    "queens_and_jacks_v0": {"total_steps": 2_000_000, "bc_vs_bots": 0.0},
+    # the first run of the recipe, in one piece: the warm start from the normal bot's self-play only
+    "queens_and_jacks_v0": {"bc_vs_bots": 0.0},
 }
+"""Per-game overrides. How the shipped checkpoints were actually produced (agents/rl/BASELINES.md): every
+game but queens_and_jacks_v0 was trained in two pieces for lack of machine time -- a first run (budget 1M,
+or 1.5M for dominoes_v0, sea_goat_v0 and dominoes_ffa_v0, stopped at 0.7-1M decisions), then
+``train.py --resume --steps 2000000``, whose lr and entropy schedules continue from the resume point towards
+the new budget. ``--train`` runs the 2M budget in one piece."""
 
 
 def config_for(env_name: str, **overrides):
