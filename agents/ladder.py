@@ -164,9 +164,9 @@ def to_markdown(result: dict) -> str:
         "careless random move 20-25% of the time); `normal` (counts the cards or tiles gone, knocks and voids, "
         "and plays the seed's advice); `hard` and `crazy` (perfect-information Monte Carlo: for each decision "
         "n imagined deals consistent with what the seat has seen, every legal move played on by `normal` "
-        "players; `hard` plays a few rounds and scores the position (eyes taken, pips in hand), `crazy` "
-        "imagines several times more deals and plays each to the end of the deal; the settings per game are "
-        "in the speed table). Rules of thumb per game: `agents/strategies/`.",
+        "players; `hard` plays a few rounds and scores the position (eyes taken, pips in hand), or to the end "
+        "of the deal where deals are short (queens-and-jacks), `crazy` imagines several times more deals; "
+        "the settings per game are in the speed table). Rules of thumb per game: `agents/strategies/`.",
         "",
         "| game | step | duplicate sets | deals | stronger's deal score | points per deal, stronger - weaker | real |",
         "|---|---|---:|---:|---|---|:---:|",

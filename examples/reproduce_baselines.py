@@ -89,7 +89,7 @@ def main(argv=None) -> dict:
                                           "runs/baselines/checkpoints)")
     ap.add_argument("--opponents", nargs="+", default=["random", "normal", "hard"])
     ap.add_argument("--deals", type=int, default=200, help="duplicate sets per opponent (random, normal)")
-    ap.add_argument("--hard-deals", type=int, default=40, help="duplicate sets against hard/crazy (slow bots)")
+    ap.add_argument("--hard-deals", type=int, default=20, help="duplicate sets against hard/crazy (slow bots)")
     ap.add_argument("--seed", type=int, default=0, help="arena seed of the deals (documented: 0)")
     ap.add_argument("--processes", type=int, default=None)
     ap.add_argument("--train", action="store_true", help="retrain from scratch with the documented settings")
