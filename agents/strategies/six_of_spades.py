@@ -59,10 +59,12 @@ class View:
 
 
 class Strategy:
-    pimc_levels = {"hard": {"n": 16, "depth": 16, "z": 1.0}, "crazy": {"n": 48, "z": 1.0}}
-    """``hard``: ``n`` imagined deals, each move played out ``depth`` actions and the position then scored
-    (:meth:`position_value`); ``crazy``: more imagined deals, played out to the end of the deal (see
-    :mod:`agents.pimc`)."""
+    pimc_levels = {"hard": {"n": 16, "depth": 16, "z": 1.0}, "crazy": {"n": 64, "depth": 16, "z": 1.0}}
+    """``hard``: ``n`` imagined deals, each move played out ``depth`` actions (four tricks) and the position
+    then scored (:meth:`position_value`); ``crazy``: four times the imagined deals, the same horizon (see
+    :mod:`agents.pimc`). Measured against ``hard`` on the ladder's 200 duplicate sets, 48 deals played to the
+    end of the deal were no real step (+0.12 [-0.15, +0.39] points per deal), 64 to the same horizon are
+    (+0.42 [+0.16, +0.68])."""
     careless = 0.2
 
     def __init__(self, game):
