@@ -692,6 +692,11 @@ class BeatOrDiscardState(State):
         return bool(m & (m - 1))
 
     def _start_round(self, leader: int) -> None:
+        self._clear_round(leader)
+        self._ask_claims((leader + 1) % self.rules.num_players)
+
+    def _clear_round(self, leader: int) -> None:
+        """An empty table for a round that ``leader`` leads."""
         n = self.rules.num_players
         self.leader = leader
         self.lb = -1
@@ -704,7 +709,6 @@ class BeatOrDiscardState(State):
         self.claims = [0] * n
         self.best_claim = 0
         self.claim_stop = leader
-        self._ask_claims((leader + 1) % n)
 
     def _ask_claims(self, q: int) -> None:
         """C1.13: before the lead, seats are asked once, clockwise from the leader."""
@@ -862,9 +866,10 @@ class BeatOrDiscardState(State):
                     leader = (leader + 1) % n
         while not self.hands[leader]:
             leader = (leader + 1) % n
+        self._clear_round(leader)  # before the C1.14 check: a match that ends at the deal is still observed
         if r.four_of_a_kind and self._four_check():
             return
-        self._start_round(leader)
+        self._ask_claims((leader + 1) % n)
 
     def _end_game(self) -> None:
         """C1.1 penalties, C1.12 eggs (shared Ledger, multiply), C1.16 / C1.17 match end."""

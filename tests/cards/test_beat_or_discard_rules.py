@@ -653,6 +653,18 @@ def test_c1_14_four_aces_after_the_deal_end_the_match_partner_wins():
     assert st.returns() == [1.0, -1.0, 1.0, -1.0]
 
 
+def test_c1_14_a_match_that_ends_at_the_deal_is_observed_by_every_seat():
+    """Regression: with four of a kind dealt, the match ended before the first round's table existed, and
+    observing the final state (as the PettingZoo env does for every seat at the end) raised."""
+    st = new(["6C 6D 6H 6S 7C 8C", None, None, None])
+    assert st.terminal and st.match_result["reason"] == "four_sixes"
+    st.check_invariants()
+    for seat in range(4):
+        obs = st.game.observe(st, seat)
+        assert obs.shape == (st.game.obs_spec.size,)
+    assert st.clone().top == 0
+
+
 def test_c1_14_aces_outrank_sixes():
     st = new(["6C 6D 6H 6S 7C 8C", "AC AD AH AS 7D 8D", None, None])
     assert st.terminal and st.match_result["reason"] == "four_aces" and st.match_result["winners"] == [1, 3]
