@@ -1053,8 +1053,8 @@ class BeatOrDiscardState(State):
             assert self.tdn[q] & ~self.fd[q] == 0
             assert self.fd[q] & up == 0
             assert self.hands[q].bit_count() <= r.hand_size
-            if self.out >> q & 1:
-                assert not self.hands[q]
+            if self.out >> q & 1 and not self.terminal:  # a match ended by C1.14 keeps the hands as dealt
+                assert not self.hands[q], "a seat out of the match holds cards"
         assert all(v >= 0 for v in self.ledger.scores)
         assert sum(1 << c for c in self.stock_seq) == self.stock and len(self.stock_seq) == self.stock.bit_count()
         if self.terminal:

@@ -692,6 +692,7 @@ def test_c1_14_solo_everyone_else_out():
     st = new(["AC AD AH AS 6C 7C", None, None], SOLO3)
     assert st.terminal and st.match_result["winners"] == [0]
     assert st.ledger.scores == [0, 12, 12] and st.returns() == [1.0, -1.0, -1.0]
+    st.check_invariants()  # the seats put out keep their dealt hands: the match is over
 
 
 def test_c1_14_option_off():
