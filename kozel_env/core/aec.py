@@ -111,7 +111,12 @@ class KozelEnv(AECEnv):
         self._legal = None
         self._rewarded = False
         self._skip_agent_selection = None
-        self.agent_selection = self.possible_agents[self._st.current_player]
+        if self._st.terminal:  # over before any decision (beat_or_discard C1.14: four of a kind dealt)
+            self._on_deal_end(self._st)
+            self.terminations = {a: True for a in self.agents}
+            self.agent_selection = self.possible_agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self._st.current_player]
 
     @property
     def game_state(self) -> State:

@@ -446,3 +446,28 @@ def test_observation_parts_decode_to_the_state(cfg):
             assert v["stock"] == _thermo(st.stock.bit_count(), 36)
             assert v["pile_counts"] == [_thermo(st.piles[s].bit_count(), 36) for s in srel]
             assert v["scores"] == [_thermo(min(st.ledger.scores[s], r.target), r.target) for s in srel]
+
+
+@pytest.mark.parametrize("episode", ["match", "deal"])
+def test_env_match_over_at_the_deal_c1_14_terminates_every_agent_at_reset(episode):
+    """C1.14 (four of a kind dealt) ends the match before anyone moves: the env must say so at reset --
+    every agent terminated with its outcome reward and the match in its infos, then ``step(None)`` each
+    -- instead of handing a seat an all-zero action mask. Seed 1108252530964337621 deals it at random."""
+    from kozel_env import beat_or_discard_v0
+
+    env = beat_or_discard_v0.env(episode=episode)
+    for kwargs in ({"seed": 1108252530964337621},
+                   {"seed": 0, "options": {"hands": ["7C 8C 9C TC JC QC", "6C 6D 6H 6S 7D 8D", None, None]}}):
+        env.reset(**kwargs)
+        assert env.game_state.match_result["reason"] == "four_sixes"
+        winners = env.game_state.match_result["winners"]
+        seen = []
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            assert term and not trunc and info["match"]["reason"] == "four_sixes"
+            seat = env.agent_name_mapping[agent]
+            assert reward == (1.0 if seat in winners else -1.0)
+            assert obs["action_mask"].sum() == 0
+            seen.append(agent)
+            env.step(None)
+        assert sorted(seen) == sorted(env.possible_agents) and not env.agents
