@@ -91,7 +91,7 @@ SMOKE = {"hard": "pimc:level=hard,n=1", "crazy": "pimc:level=crazy,n=2"}
 """``--smoke``: the search bots with tiny budgets (a check that the script runs, not a measurement)."""
 
 
-def run(envs=None, deals: int = 300, pimc_deals: int | None = None, seed: int = 0, processes: int | None = None,
+def run(envs=None, deals: int = 1000, pimc_deals: int | None = None, seed: int = 0, processes: int | None = None,
         progress: bool = True, steps=None, with_speed: bool = True, specs: dict | None = None) -> dict:
     """The ladder of every game in ``envs`` (default: all registered); returns a JSON-ready dict.
     ``pimc_deals``: sets for the steps with search (default: :data:`PIMC_SETS` of the game's family).
@@ -197,7 +197,7 @@ def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(prog="python -m agents.ladder", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--env", nargs="*", default=None, help="games (default: every registered one)")
-    ap.add_argument("--deals", type=int, default=300, help="duplicate sets per heuristic step")
+    ap.add_argument("--deals", type=int, default=1000, help="duplicate sets per heuristic step (cheap: 1000)")
     ap.add_argument("--pimc-deals", type=int, default=None,
                     help="duplicate sets per step with search (default: 400 dominoes games, 150-200 card games)")
     ap.add_argument("--seed", type=int, default=0)
