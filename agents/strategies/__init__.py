@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import importlib
 
+import numpy as np
+
 FAMILIES = {
     "dominoes": "agents.strategies.dominoes",
     "queens_and_jacks": "agents.strategies.queens_and_jacks",
@@ -51,3 +53,28 @@ def strategy_for(game):
         s = importlib.import_module(FAMILIES[family_of(game)]).Strategy(game)
         _CACHE[key] = s
     return s
+
+
+class ViewStrategy:
+    """The entry points of a family strategy that first builds one *view* of the table -- from the
+    observation (``_view_obs``) or, in PIMC playouts, from an imagined engine state (``_view_state``) -- and
+    then decides in ``_act(legal, view, counting)``: ``easy`` plays without counting the cards gone,
+    ``normal`` counts them. (Used by the six-of-spades and beat-or-discard strategies.)"""
+
+    def easy(self, obs, mask, rng=None) -> int:
+        legal = np.flatnonzero(mask).tolist()
+        if len(legal) == 1:
+            return legal[0]
+        return self._act(legal, self._view_obs(obs), False)
+
+    def normal(self, obs, mask, rng=None) -> int:
+        legal = np.flatnonzero(mask).tolist()
+        if len(legal) == 1:
+            return legal[0]
+        return self._act(legal, self._view_obs(obs), True)
+
+    def easy_state(self, st, seat, legal) -> int:
+        return self._act(legal, self._view_state(st, seat), False)
+
+    def normal_state(self, st, seat, legal) -> int:
+        return self._act(legal, self._view_state(st, seat), True)

@@ -28,6 +28,8 @@ from kozel_env.cards.beat_or_discard import A_DOWN, A_PASS, A_PLAY
 from kozel_env.cards.beat_or_discard_beats import STRENGTH_OF_RANK, beat_sets
 from kozel_env.cards.deck import FULL_DECK, NUM_CARDS, POINTS, SUIT_MASK, SUIT_OF
 
+from . import ViewStrategy
+
 _W36 = 2.0 ** np.arange(NUM_CARDS)
 STRENGTH = tuple(STRENGTH_OF_RANK[c % 9] for c in range(NUM_CARDS))
 PH_CLAIM, PH_LEAD, PH_ANSWER, PH_REBEAT, PH_EQUALISE = range(5)
@@ -76,7 +78,7 @@ class View:
     __slots__ = ("hand", "sel", "top", "phase", "t", "lb", "need", "locked", "unseen", "limit")
 
 
-class Strategy:
+class Strategy(ViewStrategy):
     pimc_levels = {"hard": {"n": 16, "depth": 16, "z": 1.0}, "crazy": {"n": 48, "z": 1.0}}
     """``hard``: ``n`` imagined deals, each move played out ``depth`` actions and the position then scored
     (:meth:`position_value`); ``crazy``: more imagined deals, played out to the end of the deal (see
@@ -142,25 +144,6 @@ class Strategy:
             return 6
         held = [c for c in counts if c]
         return min(held) if held else 1
-
-    # ------------------------------------------------------------------ entry points
-    def easy(self, obs, mask, rng=None) -> int:
-        legal = np.flatnonzero(mask).tolist()
-        if len(legal) == 1:
-            return legal[0]
-        return self._act(legal, self._view_obs(obs), False)
-
-    def normal(self, obs, mask, rng=None) -> int:
-        legal = np.flatnonzero(mask).tolist()
-        if len(legal) == 1:
-            return legal[0]
-        return self._act(legal, self._view_obs(obs), True)
-
-    def easy_state(self, st, seat, legal) -> int:
-        return self._act(legal, self._view_state(st, seat), False)
-
-    def normal_state(self, st, seat, legal) -> int:
-        return self._act(legal, self._view_state(st, seat), True)
 
     # ------------------------------------------------------------------ decisions
     def _act(self, legal, v: View, counting: bool) -> int:

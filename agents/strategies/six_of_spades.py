@@ -25,6 +25,8 @@ from kozel_env.cards.deck import FULL_DECK, NUM_CARDS, POINTS, SUIT_MASK, SUIT_O
 from kozel_env.cards.six_of_spades import (A_BEAT, A_DOWN, A_LEAD, A_MOLODKA, A_MOSKVA, A_PASS, BEATEN_BY,
                                            HAND, SIX_BIT, SIX_S, STRENGTH, covers)
 
+from . import ViewStrategy
+
 _W36 = 2.0 ** np.arange(NUM_CARDS)
 NOT_SIX = FULL_DECK & ~SIX_BIT
 
@@ -58,7 +60,7 @@ class View:
                  "unseen", "n", "up")
 
 
-class Strategy:
+class Strategy(ViewStrategy):
     pimc_levels = {"hard": {"n": 16, "depth": 16, "z": 1.0}, "crazy": {"n": 64, "depth": 16, "z": 1.0}}
     """``hard``: ``n`` imagined deals, each move played out ``depth`` actions (four tricks) and the position
     then scored (:meth:`position_value`); ``crazy``: four times the imagined deals, the same horizon (see
@@ -140,25 +142,6 @@ class Strategy:
             known |= 1 << st.trump_card
         v.unseen = FULL_DECK & ~known
         return v
-
-    # ------------------------------------------------------------------ entry points
-    def easy(self, obs, mask, rng=None) -> int:
-        legal = np.flatnonzero(mask).tolist()
-        if len(legal) == 1:
-            return legal[0]
-        return self._act(legal, self._view_obs(obs), False)
-
-    def normal(self, obs, mask, rng=None) -> int:
-        legal = np.flatnonzero(mask).tolist()
-        if len(legal) == 1:
-            return legal[0]
-        return self._act(legal, self._view_obs(obs), True)
-
-    def easy_state(self, st, seat, legal) -> int:
-        return self._act(legal, self._view_state(st, seat), False)
-
-    def normal_state(self, st, seat, legal) -> int:
-        return self._act(legal, self._view_state(st, seat), True)
 
     # ------------------------------------------------------------------ one step of a plan
     def _act(self, legal, v: View, counting: bool) -> int:
