@@ -35,17 +35,20 @@ GAMES: dict = {
     # trained from scratch in one piece (13 minutes on an idle core): the warm start from the normal bot's
     # self-play only
     "queens_and_jacks_v0": {"bc_vs_bots": 0.0, "total_steps": 4_000_000},
+    # trained from scratch in one piece (15 and 16 minutes on an idle core)
+    "dominoes_v0": {"total_steps": 4_000_000},
+    "sea_goat_v0": {"total_steps": 4_000_000},
     # still improving against normal at 2M decisions: trained on to 5M (beat_or_discard_v0: 8M)
     "beat_or_discard_v0": {"total_steps": 8_000_000},
     "donkey_v0": {"total_steps": 5_000_000},
 }
 """Per-game overrides. How the shipped checkpoints were actually produced (agents/rl/BASELINES.md): every game
-but queens_and_jacks_v0 (one piece: ``train.py --env queens_and_jacks_v0``) was trained in pieces for lack
-of machine time -- a first run (budget 1M, or 1.5M for dominoes_v0, sea_goat_v0 and dominoes_ffa_v0, stopped
-at 0.7-1M decisions), then ``train.py --resume --steps 2000000`` (beat_or_discard_v0 and donkey_v0: then
-``--resume --steps 3000000`` and ``--resume --steps 5000000``; beat_or_discard_v0 then ``--steps 8000000``);
-a resumed run's lr and entropy schedules continue from the resume point towards the new budget. ``--train``
-runs each budget in one piece."""
+but queens_and_jacks_v0, dominoes_v0 and sea_goat_v0 (one piece each: ``train.py --env <game>``) was trained
+in pieces for lack of machine time -- a first run (budget 1M, or 1.5M for dominoes_ffa_v0, stopped at 0.7-1M
+decisions), then ``train.py --resume --steps 2000000`` (beat_or_discard_v0 and donkey_v0: then ``--resume
+--steps 3000000`` and ``--resume --steps 5000000``; beat_or_discard_v0 then ``--steps 8000000``); a resumed
+run's lr and entropy schedules continue from the resume point towards the new budget. ``--train`` runs each
+budget in one piece."""
 
 
 def config_for(env_name: str, **overrides):
