@@ -21,18 +21,10 @@ import numpy as np
 
 from kozel_env.cards.deck import POINTS, SUIT_MASK, deck_mask
 from kozel_env.cards.queens_and_jacks import EFF, FOLLOW, NAME_BASE, QJ_MASK, STRENGTH, TRUMP_MASK
+from kozel_env.core.bits import bits as _bits
 
 _W36 = 2.0 ** np.arange(36)
 _BIT = tuple(1 << c for c in range(36))
-
-
-def _bits(m: int) -> list:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _beats(t: int, x: int, b: int) -> bool:

@@ -24,20 +24,12 @@ import numpy as np
 from kozel_env.cards.deck import FULL_DECK, NUM_CARDS, POINTS, SUIT_MASK, SUIT_OF
 from kozel_env.cards.six_of_spades import (A_BEAT, A_DOWN, A_LEAD, A_MOLODKA, A_MOSKVA, A_PASS, BEATEN_BY,
                                            HAND, SIX_BIT, SIX_S, STRENGTH, covers)
+from kozel_env.core.bits import bits as _bits
 
 from . import ViewStrategy
 
 _W36 = 2.0 ** np.arange(NUM_CARDS)
 NOT_SIX = FULL_DECK & ~SIX_BIT
-
-
-def _bits(m: int) -> list:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _points(m: int) -> int:
