@@ -25,7 +25,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import shutil  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -68,7 +67,8 @@ def table(rows: dict, opponents: list) -> str:
     return "\n".join(lines)
 
 
-def retrain(env: str, out_dir: Path, steps: int | None, progress: bool, runs: Path, sets=()) -> None:
+def retrain(env: str, out_dir: Path, steps: int | None, progress: bool, runs: Path, sets=(),
+            select_sets: int | None = None) -> None:
     sys.path.insert(0, str(ROOT / "examples"))
     import train
 
@@ -76,10 +76,11 @@ def retrain(env: str, out_dir: Path, steps: int | None, progress: bool, runs: Pa
     argv = ["--env", env, "--out", str(run), "--quiet"] + (["--steps", str(steps)] if steps else []) \
         + ([] if progress else ["--no-progress"]) + (["--set", *sets] if sets else [])
     train.main(argv)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    src = "best" if (run / "best.npz").exists() else "policy"  # as train.py --ship does
-    for suf in (".npz", ".json"):
-        shutil.copy(run / f"{src}{suf}", out_dir / f"{env}{suf}")
+    dest = out_dir / f"{env}.npz"
+    if dest.exists():  # a from-scratch retrain competes only with itself
+        for suf in (".npz", ".json"):
+            dest.with_suffix(suf).unlink()
+    train.ship(env, run, dest, select_sets, quiet=not progress)  # as train.py --ship chooses
 
 
 def main(argv=None) -> dict:
@@ -97,6 +98,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--runs", help="with --train: folder for the training runs (default runs/baselines)")
     ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
                     help="with --train: override documented settings (as train.py --set), e.g. bc_steps=0")
+    ap.add_argument("--select-sets", type=int,
+                    help="with --train: held-out duplicate sets behind the choice of the run's best or final "
+                         "policy (as train.py --ship; default 1000)")
     ap.add_argument("--write", action="store_true",
                     help="store the figures in each checkpoint's JSON and the table in agents/rl/BASELINES.md")
     ap.add_argument("--table", action="store_true",
@@ -117,7 +121,7 @@ def main(argv=None) -> dict:
     if args.train:
         for env in envs:
             retrain(env, ck_dir, args.steps, not args.no_progress,
-                    Path(args.runs) if args.runs else ROOT / "runs" / "baselines", args.set)
+                    Path(args.runs) if args.runs else ROOT / "runs" / "baselines", args.set, args.select_sets)
     rows = {}
     t0 = time.time()
     if args.table:

@@ -3,7 +3,7 @@
     python examples/train.py --env dominoes_v0                     # the documented budget (agents/rl/configs.py)
     python examples/train.py --env queens_and_jacks_v0 --steps 500000 --out runs/qj
     python examples/train.py --env dominoes_v0 --resume            # continue runs/dominoes_v0 from last.pt
-    python examples/train.py --env dominoes_v0 --ship              # then copy the policy to agents/checkpoints
+    python examples/train.py --env dominoes_v0 --ship              # then ship the better policy to agents/checkpoints
 
 The documented recipe (agents/rl/configs.py, see agents/rl/BASELINES.md) first imitates the ``normal`` bot
 (``bc_steps`` of its decisions), then runs PPO; ``--set bc_steps=0`` trains from scratch. Any PPOConfig
@@ -14,10 +14,16 @@ normal) on duplicate deals, as the arena does, and logs the match score. The run
 ``runs/<env>``) receives ``config.json``, ``log.jsonl`` (one line per iteration), ``last.pt`` (everything
 needed to resume: weights, optimizer, opponent pool, counters, random generators) and ``policy.npz`` +
 ``policy.json`` (the actor in the shipped format, loadable with ``agents.rl.load(env, path=...)``), ``best.npz``
-+ ``best.json`` (the policy of the best periodic evaluation, the one ``--ship`` ships);
++ ``best.json`` (the policy of the best periodic evaluation);
 TensorBoard logs in ``tb/`` where ``tensorboard`` is installed, and ``learning_curve.png`` where matplotlib
 is. The run is reproducible from its config and seed (with one torch thread, the default); ``--minutes``
 stops it early by the clock, which is not.
+
+``--ship`` chooses what ships (``agents.rl.evaluate.choose_policy``): the run's best periodic evaluation, its
+final policy and the checkpoint shipped before each play ``--select-sets`` (1000) duplicate sets against
+``normal`` on the held-out deals (arena seed 99); the highest match score is copied to
+``agents/checkpoints/<env>.npz`` + ``.json`` (the one shipped before stays on a tie). ``choice.json`` in the
+run folder keeps the scores.
 """
 from __future__ import annotations
 
@@ -123,12 +129,33 @@ def build_parser():
     ap.add_argument("--minutes", type=float, help="also stop after this much wall time")
     ap.add_argument("--save-every", type=int, default=10, help="iterations between checkpoints")
     ap.add_argument("--ship", action="store_true",
-                    help="copy the policy to agents/checkpoints/: best.npz (the best periodic evaluation) if any, "
-                         "else the final policy")
+                    help="copy to agents/checkpoints/ the best of: the best periodic evaluation, the final policy "
+                         "and the checkpoint shipped before, on --select-sets held-out sets against normal")
+    ap.add_argument("--select-sets", type=int, default=None,
+                    help="duplicate sets behind --ship's choice (default 1000)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1 keeps runs reproducible)")
     ap.add_argument("--no-progress", action="store_true")
     ap.add_argument("--quiet", action="store_true", help="no per-evaluation lines")
     return ap
+
+
+def ship(env: str, run_dir: Path, dest: Path, sets: int | None = None, quiet: bool = False) -> Path:
+    """Copy to ``dest`` (``.npz`` + ``.json``) the best of the run's candidates -- ``best.npz`` (its best
+    periodic evaluation) and ``policy.npz`` (its final policy) -- and of the policy already at ``dest``,
+    which stays on a tie (``agents.rl.evaluate.choose_policy``: ``sets`` held-out duplicate sets against
+    normal). Writes the scores to ``<run_dir>/choice.json``; returns the chosen file."""
+    from agents.rl.evaluate import SELECT_SETS, choose_policy
+
+    cands = [p for p in (dest, run_dir / "best.npz", run_dir / "policy.npz") if p.exists()]
+    log = None if quiet else (lambda m: print(f"choosing what ships: {m}", file=sys.stderr))
+    chosen, scores = choose_policy(env, cands, sets=sets or SELECT_SETS, log=log)
+    chosen = Path(chosen)
+    (run_dir / "choice.json").write_text(json.dumps({"chosen": str(chosen), "candidates": scores}, indent=1) + "\n")
+    if chosen != dest:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        for suf in (".npz", ".json"):
+            shutil.copy(chosen.with_suffix(suf), dest.with_suffix(suf))
+    return chosen
 
 
 def _parse_sets(items) -> dict:
@@ -239,12 +266,10 @@ def main(argv=None) -> dict:
     if args.ship:
         from agents.rl.policy import CHECKPOINT_DIR
 
-        CHECKPOINT_DIR.mkdir(exist_ok=True)
-        src = "best" if (run_dir / "best.npz").exists() else "policy"
-        for suf in (".npz", ".json"):
-            shutil.copy(run_dir / f"{src}{suf}", CHECKPOINT_DIR / f"{args.env}{suf}")
-        out["shipped_from"] = src
-        out["shipped"] = str(CHECKPOINT_DIR / f"{args.env}.npz")
+        shipped = CHECKPOINT_DIR / f"{args.env}.npz"
+        src = ship(args.env, run_dir, shipped, args.select_sets, quiet=args.quiet)
+        out["shipped_from"] = str(src)
+        out["shipped"] = str(shipped)
     print(json.dumps(out, indent=1))
     if not png:
         print("(matplotlib is not installed: no learning-curve PNG; the curve is in log.jsonl)", file=sys.stderr)

@@ -21,6 +21,10 @@ from kozel_env.core.rng import Rng
 from .common import game_info
 from .threads import single_thread_math
 
+EVAL_SEED = 99       # arena seed of the held-out deals: evaluations during training and the choice of what
+                     # ships (the published baselines use seed 0)
+SELECT_SETS = 1000   # duplicate sets behind the choice of what ships (50 sets cannot tell 55% from 60%)
+
 
 def _arena():
     from .. import arena
@@ -192,3 +196,29 @@ def evaluate(candidate, opponent, env_name: str, deals: int = 100, seed: int = 0
             "episode": "match", "matches": len(jobs), "deals_played": sum(s["deals"] for s in sets),
             "score": _rate_ci(arena.mean_ci([s["score"] for s in sets])),
             "margin": arena.mean_ci([s["margin"] for s in sets]), "sets": sets}
+
+
+def choose_policy(env_name: str, paths, opponent: str = "normal", sets: int = SELECT_SETS, seed: int = EVAL_SEED,
+                  env_options=None, log=None):
+    """Which of the policy files ``paths`` (``.npz`` in the shipped format) to ship: each plays ``sets``
+    duplicate sets of whole matches against ``opponent`` on the held-out deals of arena seed ``seed`` (never
+    the published table's seed 0); the highest match score wins, and on a tie the earlier path, so a policy
+    shipped before, listed first, is replaced only by a better one. The periodic evaluations of a run use 50
+    sets and pick their best with the luck of those sets; this re-scores the candidates on 20 times as many.
+
+    Returns ``(chosen path, [{"path", "score", "margin"} per candidate])``."""
+    from .policy import NumpyPolicy
+
+    scores, best = [], None
+    for path in paths:
+        r = evaluate(NumpyPolicy.from_files(path), opponent, env_name, sets, seed=seed, env_options=env_options)
+        row = {"path": str(path), "score": r["score"]["mean"], "margin": r["margin"]["mean"]}
+        scores.append(row)
+        if log is not None:
+            log(f"{path}: {100 * row['score']:.1f}% against {opponent} ({row['margin']:+.2f} points/deal), "
+                f"{sets} held-out sets")
+        if best is None or row["score"] > best["score"]:
+            best = row
+    if best is None:
+        raise ValueError("choose_policy: no candidate policy files given")
+    return best["path"], scores

@@ -46,13 +46,12 @@ import numpy as np
 import torch
 
 from .common import game_info
-from .evaluate import evaluate
+from .evaluate import EVAL_SEED, evaluate
 from .model import ActorCritic, TorchPolicy
 from .policy import NumpyPolicy
 from .threads import single_thread_math
 
 TRAIN_SEED_BASE = 1_000_000_000
-EVAL_SEED = 99  # arena seed of the evaluations during training (the baselines use seed 0)
 
 
 @dataclass

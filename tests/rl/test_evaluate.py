@@ -5,6 +5,9 @@ import pytest
 
 from agents.arena import evaluate as arena_evaluate
 from agents.rl.evaluate import evaluate
+from pathlib import Path
+
+from agents.rl.policy import CHECKPOINT_DIR as CHECKPOINTS
 from agents.rl.policy import NumpyPolicy, RLAgent
 from kozel_env.registry import ENVIRONMENTS
 
@@ -60,3 +63,17 @@ def test_a_match_decided_by_the_deal_needs_no_decision():
 
     res = play_matches("beat_or_discard_v0", [(seed, ["A", "B"] * 2, [0] * 4)], {"A": Never(), "B": Never()})
     assert sorted(res[0][0]) != [0, 0, 0, 0] and res[0][1] == []
+
+
+def test_choose_policy_prefers_the_higher_score_and_the_earlier_file_on_a_tie(tmp_path):
+    """What ships (agents.rl.evaluate.choose_policy): the candidate with the higher held-out score; on a tie
+    the one listed first (the policy shipped before)."""
+    from agents.rl.evaluate import choose_policy
+
+    weak, strong = tmp_path / "weak.npz", tmp_path / "strong.npz"
+    _random_policy("queens_and_jacks_v0").save(weak, {"env": "queens_and_jacks_v0"})
+    NumpyPolicy.from_files(Path(CHECKPOINTS) / "queens_and_jacks_v0.npz").save(strong, {"env": "queens_and_jacks_v0"})
+    chosen, scores = choose_policy("queens_and_jacks_v0", [weak, strong], opponent="random", sets=8)
+    assert chosen == str(strong) and scores[1]["score"] > scores[0]["score"]
+    chosen, scores = choose_policy("queens_and_jacks_v0", [weak, weak], opponent="random", sets=8)
+    assert chosen == str(weak) and scores[0] == {**scores[1], "path": str(weak)}

@@ -50,7 +50,7 @@ def test_train_writes_a_checkpoint_and_resumes(tmp_path):
 def test_reproduce_baselines_evaluates_and_retrains(tmp_path, capsys):
     rb = _load("reproduce_baselines")
     res = rb.main(["--env", "dominoes_v0", "--train", "--steps", "500", "--runs", str(tmp_path),
-                   "--set", "bc_steps=300", "num_envs=16", "rollout_ticks=32",
+                   "--set", "bc_steps=300", "num_envs=16", "rollout_ticks=32", "--select-sets", "2",
                    "--opponents", "random", "--deals", "2", "--processes", "1", "--no-progress"])
     assert (tmp_path / "checkpoints" / "dominoes_v0.npz").exists()
     row = res["rows"]["dominoes_v0"]
@@ -61,3 +61,25 @@ def test_reproduce_baselines_evaluates_and_retrains(tmp_path, capsys):
                     "--processes", "1", "--no-progress"])
     assert list(res2["rows"]) == ["dominoes_v0"]
     assert res2["rows"]["dominoes_v0"]["results"]["random"]["score"] == row["results"]["random"]["score"]
+
+
+def test_ship_copies_the_candidate_that_scores_best_on_held_out_deals(tmp_path):
+    """train.py --ship: the run's best periodic evaluation, its final policy and the policy shipped before
+    compete on held-out deals; a tie keeps the one shipped before; the scores go to choice.json."""
+    import shutil
+
+    from agents.rl.policy import CHECKPOINT_DIR
+
+    train = _load("train")
+    run = tmp_path / "run"
+    train.main(["--env", "queens_and_jacks_v0", "--steps", "300", "--eval-every", "1", "--out", str(run)] + TINY)
+    dest = tmp_path / "ship" / "queens_and_jacks_v0.npz"
+    chosen = train.ship("queens_and_jacks_v0", run, dest, sets=4, quiet=True)
+    assert chosen in (run / "best.npz", run / "policy.npz") and dest.exists() and dest.with_suffix(".json").exists()
+    # a shipped policy far stronger than a few hundred decisions of training stays
+    for suf in (".npz", ".json"):
+        shutil.copy(CHECKPOINT_DIR / f"queens_and_jacks_v0{suf}", dest.with_suffix(suf))
+    assert train.ship("queens_and_jacks_v0", run, dest, sets=4, quiet=True) == dest
+    choice = json.loads((run / "choice.json").read_text())
+    assert [c["path"] for c in choice["candidates"]] == [str(dest), str(run / "best.npz"), str(run / "policy.npz")]
+    assert choice["candidates"][0]["score"] > max(c["score"] for c in choice["candidates"][1:])
