@@ -134,9 +134,6 @@ def play_episode(env, seat_agents: list, seed: int, reset_options: dict | None =
         if hasattr(a, "reset"):
             a.reset()
     u = env.unwrapped
-    st = u.game_state
-    deals = []
-    seen = 0
     moves = [0] * len(seat_agents)
     names = u.agent_name_mapping
     perf = time.process_time  # CPU time: thinking time stays honest on a busy machine
@@ -152,10 +149,8 @@ def play_episode(env, seat_agents: list, seed: int, reset_options: dict | None =
             clock[seat] += perf() - t0
         moves[seat] += 1
         env.step(action)
-        st = u.game_state
-        if st.deals_played != seen:
-            seen = st.deals_played
-            deals.append(list(st.last_result["seat_points"]))
+    st = u.game_state
+    deals = [list(res["seat_points"]) for res in st.results]  # every deal of the match, none lost
     return list(st.returns()), deals, moves
 
 

@@ -115,10 +115,10 @@ def play(env_name: str, seat: int = 0, bots=("normal",), seed: int | None = None
             print_fn(f"{agent} ({labels[s]}) plays {env.action_to_move(a)}")
             env.step(a)
         st = u.game_state
-        if st.deals_played != deals:
-            deals = st.deals_played
-            print_fn(f"\n== deal {deals} over: {_summary(st.last_result)}")
+        for res in st.results[deals:]:  # every deal that ended
+            print_fn(f"\n== deal {res['deal']} over: {_summary(res)}")
             shown = None
+        deals = len(st.results)
     res = u.game_state.match_result or u.game_state.last_result
     print_fn(f"\n== over: {_summary(res)}")
     return res

@@ -25,7 +25,6 @@ def main(argv=None) -> dict:
     print("dominoes_v0: pair 0+2 = greedy bots, pair 1+3 = random bots\n")
     if not args.quiet:
         print(env.render())
-    deals = 0
     for agent in env.agent_iter():
         obs, _, term, trunc, info = env.last()
         if term or trunc:
@@ -34,20 +33,17 @@ def main(argv=None) -> dict:
         action = bots[agent].act(obs["observation"], obs["action_mask"])
         move = env.unwrapped.action_to_move(action)
         env.step(action)
-        st = env.unwrapped.game_state
         if not args.quiet:
             print(f"{agent} plays {move}")
-        if st.deals_played != deals:
-            deals = st.deals_played
-            d = st.last_result
-            how = f"{'went out' if d['ended_by'] == 'out' else 'fish'} by player_{d.get('went_out', d.get('fisher'))}"
+        for d in env.infos[agent].get("deals", []):  # the deals this move ended (each reported once per agent)
+            how = f"{'went out' if d['ended_by'] == 'out' else 'fish'} by player_{d['last_mover']}"
             print(f"\n== deal {d['deal']}: {how}; hand totals per pair {d['hand_totals']}; "
                   f"written {d['written']}; scores {d['scores']}; eggs carried {d['eggs_carried_out']}\n")
-            if not args.quiet and not st.terminal:
+            if not args.quiet and not env.unwrapped.game_state.terminal:
                 print(env.render())
     res = env.unwrapped.game_state.match_result
     goats = " and ".join(f"pair {g}+{g + 2}" for g in res["goats"])
-    titles = [t for t in ("naked_goats", "bald_goats") if res[t]]
+    titles = [t for t in res["titles"] if t != "goats"]
     print(f"Match over after {res['deals']} deals: scores {res['scores']}; the goats are {goats}"
           + (f" ({', '.join(titles)})" if titles else ""))
     return res

@@ -37,10 +37,11 @@ drawn at random), ``first_deal`` (default True: the opening rule leads), ``leade
 Move notation: ``35`` leads 35 (or is the only placement of 35); ``35L`` / ``35R`` lays 35 at the left / right
 end.
 
-``infos`` after each hand: ``{"deal": {...}}`` as in ``dominoes_v0`` (per player); at the end also
-``{"match": {...}}`` with ``goats``, ``winners``, ``scores``, ``places``, ``place``.
+Results as in ``dominoes_ffa_v0`` (per player); the only title is ``goats`` (seed 001 names no naked or bald
+goats, RULES D5.6).
 
-Version history: v0 -- first release.
+Version history: v0 -- first release; v0 (0.2.0) -- one result schema in every game, every deal reported
+once in ``infos[agent]["deals"]``, options checked when given, the match record.
 """
 from __future__ import annotations
 

@@ -15,6 +15,8 @@ from .registry import ENVIRONMENTS, load
 
 BEGIN = "<!-- BEGIN GENERATED ENV TABLES (python -m kozel_env.docs --write) -->"
 END = "<!-- END GENERATED ENV TABLES -->"
+SCHEMA_BEGIN = "<!-- BEGIN GENERATED RESULTS AND RECORD (from kozel_env/core/results.py and record.py) -->"
+SCHEMA_END = "<!-- END GENERATED RESULTS AND RECORD -->"
 AGENTS_BEGIN = "<!-- BEGIN GENERATED AGENT TABLES (from agents/LADDER.md and agents/rl/BASELINES.md) -->"
 AGENTS_END = "<!-- END GENERATED AGENT TABLES -->"
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +38,42 @@ def env_section(name: str) -> str:
 
 def generate() -> str:
     return "\n".join([BEGIN, ""] + [env_section(n) for n in ENVIRONMENTS] + [END])
+
+
+def _rst_to_md(doc: str) -> str:
+    """A module docstring as README markdown: double backticks become single, Sphinx roles plain code, a
+    paragraph ending in ``::`` introduces a fenced code block (its indented lines)."""
+    import re
+
+    text = re.sub(r":(?:func|mod|class|meth|attr):`~?([^`]+)`", r"`\1`", doc.strip().replace("``", "`"))
+    out, code = [], False
+    for line in text.splitlines():
+        if code and line.strip() and not line.startswith("    "):
+            while out and not out[-1].strip():
+                out.pop()
+            out += ["```", ""]
+            code = False
+        if not code and line.endswith("::"):
+            out += [line[:-1], "", "```"]
+            code = True
+            continue
+        if code and not out[-1].strip() and out[-1] != "```" and not line.strip():
+            continue
+        if code and out[-1] == "```" and not line.strip():
+            continue
+        out.append(line[4:] if code else line)
+    if code:
+        out.append("```")
+    return "\n".join(out)
+
+
+def schema_block() -> str:
+    """What ``infos`` and the match record hold, from the modules that define them (one home)."""
+    from .core import record, results
+
+    return "\n".join([SCHEMA_BEGIN, "", "#### Deal and match results (`infos`)", "",
+                      _rst_to_md(results.__doc__.split("\n\n", 1)[1]), "", "#### The match record", "",
+                      _rst_to_md(record.__doc__.split("\n\n", 1)[1]), "", SCHEMA_END])
 
 
 def agents_block() -> str:
@@ -66,6 +104,7 @@ def _splice_one(readme: str, begin: str, end: str, block: str) -> str:
 def splice(readme: str, block: str) -> str:
     """README with the env block ``block`` and the agents block regenerated."""
     readme = _splice_one(readme, BEGIN, END, block)
+    readme = _splice_one(readme, SCHEMA_BEGIN, SCHEMA_END, schema_block())
     return _splice_one(readme, AGENTS_BEGIN, AGENTS_END, agents_block())
 
 

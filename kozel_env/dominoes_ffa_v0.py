@@ -38,11 +38,13 @@ Move notation (``env.unwrapped.legal_moves()``, ``move_to_action``, ``action_to_
 is the only placement of 35); ``35L`` / ``35R`` lays 35 at the left / right end; ``33+66`` the two-doubles
 move.
 
-``infos`` after each deal: ``{"deal": {...}}`` as in ``dominoes_v0`` with per-player ``hand_totals``,
-``amounts`` and ``written``; at the end also ``{"match": {...}}`` with ``goats``, ``winners``, ``scores``,
-``places`` (seats, best first), ``place`` (per seat, 1 = best, equal points share a place).
+Results as in ``dominoes_v0``, a side being one player (``hand_totals``, ``amounts``, ``written`` per player);
+the match's ``places``: 1 = best, by points, fewer is better, equal points share a place, the goat(s) last
+(D2.6); ``winners`` the player(s) with the fewest points; titles as in ``dominoes_v0`` (seed 000 §9: "the
+basic rules are the same").
 
-Version history: v0 -- first release.
+Version history: v0 -- first release; v0 (0.2.0) -- one result schema in every game, every deal reported
+once in ``infos[agent]["deals"]``, options checked when given, the match record.
 """
 from __future__ import annotations
 

@@ -21,13 +21,16 @@ Move notation (``env.unwrapped.legal_moves()``, ``move_to_action``, ``action_to_
 is the only placement of 35); ``35L`` / ``35R`` lays 35 at the left / right end; ``33+66`` the two-doubles
 move. Knocks are automatic and public (the ``knocked`` part of every observation).
 
-Rewards arrive on the step that ends the match (``outcome``) or each deal (``points``). ``infos`` of every
-agent after a deal: ``{"deal": {...}}`` with ``ended_by`` ("out"/"fish"), ``went_out`` or ``fisher``,
-``final_move``, ``hands``, ``hand_totals`` (plain pips per pair), ``deal_winners``, ``amounts`` (with D1.1),
-``written``, ``eggs``, ``eggs_carried_in``/``eggs_carried_out``, ``scores``, ``seat_points``; at the end also
-``{"match": {...}}`` with ``goats``, ``winners``, ``scores``, ``naked_goats``, ``bald_goats``, ``deals``.
+Rewards arrive on the step that ends the match (``outcome``) or each deal (``points``). Results (the keys
+every game shares: README "Infos, results and the match record"): a deal result (``ended_by`` "out" or
+"fish") adds ``last_mover`` (who went out or made the fish), ``final_move``, ``hands`` (left at the end),
+``hand_totals`` (plain pips per pair), ``amounts`` (what each losing pair counts, D1.1), ``eggs_carried_in`` /
+``eggs_carried_out``, ``instant_win`` (always False here); the match's ``titles`` are ``goats``, ``naked_goats``
+(the winners wrote nothing in the whole match) and ``bald_goats`` (ended by going out with ``00`` in the final
+move), RULES D1.9.
 
-Version history: v0 -- first release.
+Version history: v0 -- first release; v0 (0.2.0) -- one result schema in every game, every deal reported
+once in ``infos[agent]["deals"]``, options checked when given, the match record.
 """
 from __future__ import annotations
 

@@ -39,11 +39,13 @@ the only placement of 35); ``35L``, ``35R``, ``35U``, ``35D`` lays 35 at an end;
 closed (``33Lx``; ``11x`` a closed lead); ``done`` ends a move of doubles. The ``ends`` part shows each end
 (7 = dead), ``house`` whether the house is down, ``move_tiles`` / ``move_slots`` the move being made.
 
-``infos`` after each deal: ``{"deal": {...}}`` as in ``dominoes_v0`` (``final_move`` lists every double of a
-move of doubles); at the end also ``{"match": {...}}`` with ``goats``, ``winners``, ``scores``, ``naked_goats``,
-``bald_goats``.
+Results as in ``dominoes_v0`` (``final_move`` lists every double of a move of doubles; titles ``goats``,
+``naked_goats``, ``bald_goats``). A move of doubles asks its player again ("done" or another double) whenever
+the table cannot rule another double out, even when the player holds none: whose turn it is shows nothing of
+the hand (RULES D4.2; ``move_slots`` is public).
 
-Version history: v0 -- first release.
+Version history: v0 -- first release; v0 (0.2.0) -- one result schema in every game, every deal reported
+once in ``infos[agent]["deals"]``, options checked when given, the match record.
 """
 from __future__ import annotations
 

@@ -32,12 +32,11 @@ def playthrough(name: str, seed: int = 0, options: dict | None = None) -> str:
         moves = env.unwrapped.legal_moves()
         k = pick.below(len(moves))
         lines.append(f"{agent} obs={digest} legal=[{' '.join(moves)}] play={moves[k]}")
-        st = env.unwrapped.game_state
-        deals = st.deals_played
         env.step(env.unwrapped.legal_actions()[k])
-        if st.deals_played != deals or st.terminal:
+        ended = env.infos[agent].get("deals", [])
+        if ended:  # the deals this move ended (several when forced play finishes more than one)
             pts = " ".join(f"{a}={r:+g}" for a, r in env.rewards.items())
-            lines.append(f"-- deal {st.deals_played} over; rewards {pts}")
+            lines.append(f"-- deal {', '.join(str(d['deal']) for d in ended)} over; rewards {pts}")
     res = env.unwrapped.game_state.match_result
     lines.append("result " + json.dumps(res, sort_keys=True, default=str))
     return "\n".join(lines) + "\n"

@@ -20,7 +20,13 @@ eight cards each), ``target=12`` (C2.6; ``6`` for the short match).
 named rule), ``scores`` (per pair, below the target), ``eggs`` (eggs in a row before the first hand: it
 counts ``2 ** eggs``).
 
-Version history: v0 -- first release.
+Results (the keys every game shares: README "Infos, results and the match record"): a hand adds ``how``
+(``won`` 2, ``losers_30_or_fewer`` 4, ``losers_no_trick`` 6, ``eggs``), ``eyes`` and ``tricks`` per pair,
+``raw`` (the points before the multiplier), ``multiplier``, ``next_multiplier``, ``trump``, ``dealer``; the
+match's titles are ``goats`` and ``bare_goats`` (the goats finish with 0, C2.6).
+
+Version history: v0 -- first release; v0 (0.2.0) -- one result schema in every game, every deal reported
+once in ``infos[agent]["deals"]``, options checked when given, the match record.
 """
 from __future__ import annotations
 

@@ -31,11 +31,13 @@ Rules options (``env(**options)``; defaults from RULES D3): ``threshold=25``, ``
 Move notation: ``35`` leads 35 (or is the only placement of 35); ``35L`` / ``35R`` lays 35 at the left /
 right end; ``33+66`` the two-doubles move.
 
-``infos`` after each deal: ``{"deal": {...}}`` as in ``dominoes_v0`` (``instant_win`` when ``00`` ended the
-match); at the end also ``{"match": {...}}`` with ``goats`` (the sea goats), ``winners``, ``scores``,
-``instant_win`` (going out on ``00``), ``naked_goats``, ``bald_goats``.
+Results as in ``dominoes_v0``: the deal's ``instant_win`` is True when going out on ``00`` ended the match,
+which then ends with ``ended_by="instant_win"`` (the other pair lose and are the goats); the match's titles
+are ``sea_goats`` (D3.5), ``naked_goats`` (the winners wrote nothing in the whole match: a pair that wrote and
+was wiped by D3.2 did write) and ``bald_goats`` (RULES D1.9, inherited by D3).
 
-Version history: v0 -- first release.
+Version history: v0 -- first release; v0 (0.2.0) -- one result schema in every game, every deal reported
+once in ``infos[agent]["deals"]``, options checked when given, the match record.
 """
 from __future__ import annotations
 

@@ -20,15 +20,25 @@ as its smallest members and that card as its next one, and a confirmation only w
 form a legal set for it. So every legal set is reachable, by exactly one path, and nothing else is.
 Action ids name cards and moves, never seats. When only one action is legal the engine takes it (a
 one-card lead, an answer that must be the whole hand, a complete answer that cannot beat goes down), so
-the agent to move always has a real choice. Chosen cards stay in the hand and are visible only to their
-owner until the set is laid. Calls: before a lead, holders of a callable four are asked in precedence
-order (Moskva before Molodka, each nearest clockwise from the scheduled leader first): ``moskva`` /
-``molodka`` leads the four at once, ``pass`` lets the offer go to the next holder.
+the agent to move has a real choice -- except a call question. Chosen cards stay in the hand and are
+visible only to their owner until the set is laid. Calls (C3.5): before a lead with four cards in every
+hand, every holder is asked once, clockwise from the scheduled leader, whatever it holds: ``moskva`` /
+``molodka`` (only a call that beats the one standing: Moskva beats Molodka, an earlier equal call stands)
+or ``pass`` (a seat with no call can only pass); after a Moskva nobody else is asked, and when all have
+been asked the standing call leads its four cards.
 
 Hidden information: the observation shows face-up cards only. Face-down cards are known to their owner
 alone (the taker never sees them; every player sees how many each side took unseen). The trump card is
-public, and so is who drew it. Offers, refusals and calls are public (the turn order shows them anyway);
-refusals are shown until the lead is laid.
+public, and so is who drew it. Calls are public and shown until the lead is laid; being asked, or passing,
+says nothing about a hand. What a spectator counting the steps of one seat's turn could learn: the engine
+plays a seat's forced card choices for it, so the number of actions within one turn depends on that seat's
+cards (no other seat observes or acts in between; the cards laid are shown face up or counted face down).
+
+Results (the keys every game shares: README "Infos, results and the match record"): a deal adds ``points``
+(card points per side), ``tricks``, ``trump``, ``trump_card``, ``last_taker``, ``lone_take``, ``out`` (sides
+that went out), ``all_reached_target``; the deal's ``winners`` are the side with the most points when it is
+alone. Seed 004 and RULES C3 name no goats: the match's ``goats`` and ``titles`` are empty, its ``losers``
+the last place.
 
 Rules options (defaults from RULES C3): ``num_players=4`` (C3.1), ``calls="offer"`` (C3.5; ``"auto"``:
 the first holder in precedence always calls; ``"off"``), ``may_decline_beat=True`` (a player able to beat
@@ -49,7 +59,8 @@ out; ties at the deal limit share first place (all returns 0 when everyone share
 ``dealer`` or ``leader``, ``scores`` (per side), ``out`` (sides already out, three players),
 ``deals_played``.
 
-Version history: v0 -- first release.
+Version history: v0 -- first release; v0 (0.2.0) -- one result schema in every game, every deal reported
+once in ``infos[agent]["deals"]``, options checked when given, the match record.
 """
 from __future__ import annotations
 

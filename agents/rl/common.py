@@ -1,10 +1,8 @@
 """Facts about a game that training and evaluation need, found from the engine itself (no torch here).
 
 * :func:`game_info` -- the engine (``game``), its sizes, the **sides** (which seats share a score: pairs in
-  the team games, one seat per side in every-man-for-himself games) and the spread of the per-deal points,
-  used to scale the shaping reward. Sides are read from the engine when it states them, otherwise inferred
-  from random play: seats whose ``last_result["seat_points"]`` and match ``returns()`` agree in every deal
-  of a few random matches share a side.
+  the team games, one seat per side in every-man-for-himself games; stated by the engine's rules,
+  ``game.sides``) and the spread of the per-deal points under random play, used to scale the shaping reward.
 * :func:`mean_ci` -- a mean with its 95% confidence interval.
 """
 from __future__ import annotations
@@ -56,35 +54,17 @@ def _game_info(env_name: str, options_key: tuple, probe_matches: int) -> GameInf
     game = make_game(env_name, env_options)
     n = game.num_players
     rnd = random.Random(12345)
-    same = np.ones((n, n), bool)
     pts, deals, decisions = [], 0, 0
     for m in range(probe_matches):
         st = game.new_state(1_000_003 * (m + 1))
-        d = st.deals_played
         while not st.terminal:
             st.apply_action(rnd.choice(st.legal_actions()))
             decisions += 1
-            if st.deals_played != d or st.terminal:
-                d = st.deals_played
-                if st.last_result is not None and "seat_points" in st.last_result:
-                    sp = np.asarray(st.last_result["seat_points"], float)
-                    same &= sp[:, None] == sp[None, :]
-                    pts.append(sp - sp.mean())
-        r = np.asarray(st.returns(), float)
-        same &= r[:, None] == r[None, :]
+        for res in st.results:  # every finished deal (the engine's signal)
+            sp = np.asarray(res["seat_points"], float)
+            pts.append(sp - sp.mean())
         deals += max(st.deals_played, 1)
-    declared = getattr(game, "sides", None)
-    if declared is not None:
-        sides = tuple(tuple(int(x) for x in s) for s in declared)
-    else:
-        sides, seen = [], set()
-        for i in range(n):
-            if i in seen:
-                continue
-            s = tuple(j for j in range(n) if same[i, j])
-            seen.update(s)
-            sides.append(s)
-        sides = tuple(sides)
+    sides = tuple(tuple(q for q in range(n) if game.side_of(q) == s) for s in range(game.num_sides))
     std = float(np.concatenate(pts).std()) if pts else 1.0
     return GameInfo(env_name, env_options, game, n, game.obs_spec.size, game.oracle_spec.size, game.num_actions,
                     sides, std if std > 0 else 1.0, deals / probe_matches, decisions / probe_matches)

@@ -100,12 +100,12 @@ def play_matches(env_name: str, jobs, controllers, env_options=None, parallel: i
         seed, owners, seeds = jobs[j]
         st = game.new_state(int(seed))
         handles = [controllers[owners[s]].start(int(seeds[s]), s) for s in range(n)]
-        return {"job": j, "st": st, "owners": owners, "handles": handles, "deals": [], "seen": st.deals_played}
+        return {"job": j, "st": st, "owners": owners, "handles": handles}
 
     def finish_or_keep(sl, keep):
         # a match can be over before any decision (decided by the deal, e.g. four aces in beat_or_discard)
         while sl is not None and sl["st"].terminal:
-            results[sl["job"]] = (list(sl["st"].returns()), sl["deals"])
+            results[sl["job"]] = (list(sl["st"].returns()), [list(d["seat_points"]) for d in sl["st"].results])
             sl = open_slot()
         if sl is not None:
             keep.append(sl)
@@ -137,9 +137,6 @@ def play_matches(env_name: str, jobs, controllers, env_options=None, parallel: i
                 if not masks[r, a]:
                     raise RuntimeError(f"{key!r} chose the illegal action {a}")
                 st.apply_action(a)
-                if st.deals_played != sl["seen"]:
-                    sl["seen"] = st.deals_played
-                    sl["deals"].append(list(st.last_result["seat_points"]))
         keep = []
         for sl in slots:
             finish_or_keep(sl, keep)

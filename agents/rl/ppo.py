@@ -228,7 +228,7 @@ class PPOTrainer:
             self.bots[e] = bots
         else:
             self.bots[e] = None
-        self.last_deals[e] = self.states[e].deals_played
+        self.last_deals[e] = len(self.states[e].results)
 
     # ------------------------------------------------------------------ rollout
     def _critic_input(self, st, seat, obs_row, out):
@@ -314,7 +314,7 @@ class PPOTrainer:
             for e, a in actions.items():
                 st = self.states[e]
                 st.apply_action(a)
-                if st.deals_played != self.last_deals[e] or st.terminal:
+                if len(st.results) != self.last_deals[e] or st.terminal:
                     self._on_deal_end(e)
         if count_steps:
             self.steps += int(buf.final[:buf.n].sum())  # counted when they enter an update
@@ -328,12 +328,11 @@ class PPOTrainer:
     def _on_deal_end(self, e: int) -> None:
         st = self.states[e]
         buf = self.buf
-        res = st.last_result
         r = np.zeros(self.n)
-        if st.deals_played != self.last_deals[e] and res is not None and "seat_points" in res:
+        for res in st.results[self.last_deals[e]:]:  # every deal this step ended: none is lost
             sp = np.asarray(res["seat_points"], float)
             r += self.shaping_w * (sp - sp.mean())
-        self.last_deals[e] = st.deals_played
+        self.last_deals[e] = len(st.results)
         if st.terminal:
             ret = np.asarray(st.returns(), float)
             r += ret

@@ -242,15 +242,11 @@ class Strategy:
         r = self.rules
         k = r.num_sides
         mine = r.side_of(seat)
-        if res.get("instant_win"):
-            won = res["deal_winners"]
+        if res["instant_win"]:
+            won = res["winners"]
             a = [0.0 if s in won else float(r.target) for s in range(k)]
             return sum(a) / k - a[mine]
-        amounts = res.get("amounts")
-        if amounts is None:
-            pts = res["seat_points"]
-            return pts[seat] - sum(pts) / len(pts)
-        a = [amounts.get(s, 0) for s in range(k)]
+        a = res["amounts"]
         return sum(a) / k - a[mine]
 
 

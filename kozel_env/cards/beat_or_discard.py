@@ -65,7 +65,8 @@ time and then confirmed:
 * ``37`` ``discard`` -- lay the picked cards face down (a discard, or the equalising after a trick).
 * ``38`` ``pass`` / ``done`` -- pass (no beat, nothing owed; or decline to claim), ``done`` for the
   last beater.
-* ``39`` ``claim N`` -- claim the lead ("I have N"; N is your longest suit, shown in the notation).
+* ``39`` ``claim`` -- claim the lead ("I have N"; N is your longest suit: the table learns it when the
+  claim is made; the notation never shows it, so it tells nobody about a hand).
 
 The mask offers a card only if the picked cards plus it can still be completed to a legal move with
 higher cards of the hand: for a lead, cards of the picked suit up to the lead limit; for a discard or an
@@ -75,14 +76,19 @@ suit-wise matching tables). ``beat`` is offered exactly when the picks form a le
 ``discard`` exactly when they are the owed number of cards. So every legal lead, beat, discard and
 equalising is reachable, and nothing else. A position whose only legal action is forced (a single card
 to lead, a discard of the whole hand, a forced pick or confirmation, a skipped turn) is played
-automatically: ``current_player`` always has a real choice.
+automatically: ``current_player`` has a real choice -- except a claim question (C1.13), which every seat
+that could claim by the public counts gets, before the lead and with its answer, whatever it holds (then
+"pass" may be its only move): whether a seat is asked never tells the table what it holds.
 
 Worked example: one round (pairs, classic, first game: trump diamonds). Hands: player_0
 ``7C 9C KC 6D 8H JS`` (the lowest diamond: player_0 leads, C1.11), player_1 ``6C AC 7D 9H QH AS``,
-player_2 ``8C TC 9D KD AD 7S``, player_3 ``JC 8D JD 6H 7H 8S``; nobody holds four of a suit, so nobody
-is asked to claim. Each line is one decision: the seat, the legal actions offered, the one taken, and
-what followed automatically::
+player_2 ``8C TC 9D KD AD 7S``, player_3 ``JC 8D JD 6H 7H 8S``; each other seat holds six cards, so each
+is asked whether to claim (nobody holds four of a suit: each can only pass). Each line is one decision:
+the seat, the legal actions offered, the one taken, and what followed automatically::
 
+    player_1  [pass]                pass     the claim pass before the lead (C1.13), clockwise from
+    player_2  [pass]                pass     the leader
+    player_3  [pass]                pass
     player_0  [7C 9C KC 6D 8H JS]   7C       any card may start a lead
     player_0  [9C KC lead]          9C       only higher clubs can join; "lead" is legal already
     player_0  [KC lead]             lead     top cards 7C 9C; player_0 keeps 4 cards
@@ -126,7 +132,7 @@ Choices where RULES.md is silent (each listed in the report; named options where
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -134,6 +140,9 @@ from ..core.bits import bits
 from ..core.errors import IllegalActionError, InvalidOptionError, KozelError
 from ..core.game import Game, State
 from ..core.ledger import Ledger, LedgerRules
+from ..core.options import (Bool, Choice, Int, Ints, RulesBase, Text, Texts, check_setup, defaults_ok,
+                            option)
+from ..core.options import make_rules as _make_rules
 from ..core.rng import Rng
 from ..core.spec import ObsSpec, Part, unpack_masks
 from .beat_or_discard_beats import STRENGTH_OF_RANK, beat_sets, can_beat
@@ -151,45 +160,28 @@ MODES = ("pairs", "solo")
 
 
 @dataclass(frozen=True)
-class BeatOrDiscardRules:
+class BeatOrDiscardRules(RulesBase):
     name: str = "beat_or_discard_v0"
-    mode: str = "pairs"
+    mode: str = option("pairs", Choice(MODES))
     """Seed "A match can be played in two ways": ``"pairs"`` (2 x 2, four players) or ``"solo"`` (C1.16)."""
-    num_players: int = 4
+    num_players: int = option(4, Int(2, 4))
     """4 in pairs; 2-4 in solo (seed, C1.16)."""
-    hand_size: int = 6
+    hand_size: int = option(6, Choice((6, 4)))
     """6: the classic game; 4: the quick game (C1.15)."""
-    target: int = 12
+    target: int = option(12, Int(1, 100))
     """Penalty points that make the goat (pairs, C1.17) or put a player out (solo, C1.16)."""
-    penalties: tuple = (0, 2, 4, 6)
+    penalties: tuple = option((0, 2, 4, 6), Ints(4, 0, 100))
     """C1.1: penalty for 61 or more points, 31-60, 30 or less (tricks but few points), no trick at all."""
-    claims: bool = True
+    claims: bool = option(True, Bool())
     """C1.13: the "I have N" claim of the lead."""
-    claim_min: int = 4
+    claim_min: int = option(4, Choice((4, 5, 6)))
     """C1.13 / C1.15: cards of one suit needed to claim."""
-    four_of_a_kind: bool = True
+    four_of_a_kind: bool = option(True, Bool())
     """C1.14: four aces or four sixes in one hand end the match."""
 
     def __post_init__(self):
-        if self.mode not in MODES:
-            raise InvalidOptionError(f"mode must be 'pairs' or 'solo', got {self.mode!r}")
-        if not isinstance(self.num_players, int) or isinstance(self.num_players, bool) \
-                or not 2 <= self.num_players <= 4:
-            raise InvalidOptionError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
         if self.mode == "pairs" and self.num_players != 4:
             raise InvalidOptionError("mode='pairs' needs num_players=4 (use mode='solo' for 2-3 players)")
-        if self.hand_size not in (4, 6) or isinstance(self.hand_size, bool):
-            raise InvalidOptionError(f"hand_size must be 6 (classic) or 4 (quick game), got {self.hand_size!r}")
-        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
-            raise InvalidOptionError(f"target must be a positive int, got {self.target!r}")
-        p = self.penalties
-        if (not isinstance(p, tuple) or len(p) != 4
-                or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in p)):
-            raise InvalidOptionError(f"penalties must be 4 non-negative ints (61+, 31-60, <=30, no trick), got {p!r}")
-        if not isinstance(self.claims, bool) or not isinstance(self.four_of_a_kind, bool):
-            raise InvalidOptionError("claims and four_of_a_kind must be True or False")
-        if self.claim_min not in (4, 5, 6) or isinstance(self.claim_min, bool):
-            raise InvalidOptionError(f"claim_min must be 4, 5 or 6, got {self.claim_min!r}")
 
     @property
     def pairs(self) -> bool:
@@ -199,28 +191,33 @@ class BeatOrDiscardRules:
     def quick(self) -> bool:
         return self.hand_size == 4
 
-    @property
-    def num_sides(self) -> int:
-        return 2 if self.pairs else self.num_players
-
-    def side_of(self, seat: int) -> int:
-        return seat % 2 if self.pairs else seat
-
     def ledger_rules(self) -> LedgerRules:
         return LedgerRules(num_sides=self.num_sides, target=self.target, threshold_mode="none",
                            eggs_mode="multiply")
 
 
 def make_rules(base: BeatOrDiscardRules, options: dict) -> BeatOrDiscardRules:
-    """``base`` with the user's ``options`` applied; unknown names get a clear error."""
-    names = {f.name for f in fields(BeatOrDiscardRules)} - {"name"}
-    bad = sorted(set(options) - names)
-    if bad:
-        raise InvalidOptionError(f"unknown option(s) {bad} for {base.name}; known: {sorted(names)}")
-    opts = dict(options)
-    if "penalties" in opts and isinstance(opts["penalties"], list):
-        opts["penalties"] = tuple(opts["penalties"])
-    return replace(base, **opts)
+    """``base`` with the user's ``options`` checked and applied (:func:`kozel_env.core.options.make_rules`)."""
+    return _make_rules(base, options)
+
+
+def setup_checks(rules: BeatOrDiscardRules) -> dict:
+    """The ``reset(options=...)`` keys and what each allows (see :meth:`BeatOrDiscardGame.new_state`)."""
+    n, S = rules.num_players, rules.num_sides
+    return {
+        "hands": Texts(n, "card strings like '7C 9C KC 6D 8H JS'", none_ok=True),
+        "stock": Text("the stock's cards in draw order, its last card the bottom card"),
+        "piles": Texts(S, "card strings (cards each side took this game)"),
+        "leader": Int(0, n - 1),
+        "first_game": Bool(),
+        "trump": Choice(("C", "D", "H", "S", "clubs", "diamonds", "hearts", "spades", 0, 1, 2, 3)),
+        "scores": Ints(S, 0, 10 * rules.target, as_list=True),
+        "eggs": Int(0, 30),
+        "single_deal": Bool(),
+    }
+
+
+defaults_ok(BeatOrDiscardRules)
 
 
 CLASSIC = BeatOrDiscardRules()
@@ -313,7 +310,8 @@ class BeatOrDiscardState(State):
         "piles_up", "tricks", "fd", "known", "out", "first_game", "diamond_leader", "leader", "lb", "top",
         "lead", "tup", "tdn", "locked", "acted", "claims", "best_claim", "claim_stop", "phase",
         "current_player", "sel", "beats", "need", "opts", "eq_taker", "eq_min", "last_taker", "goats",
-        "elim", "terminal", "deals_played", "last_result", "match_result", "single_deal", "_lm",
+        "elim", "terminal", "deals_played", "last_result", "match_result", "single_deal", "_lm", "results",
+        "events",
     )
 
     SETUP_KEYS = frozenset({"hands", "stock", "piles", "leader", "first_game", "trump", "scores", "eggs",
@@ -330,8 +328,8 @@ class BeatOrDiscardState(State):
         ph = self.phase
         if ph == PH_OVER:
             m = 0
-        elif ph == PH_CLAIM:
-            m = B_PASS | B_CLAIM
+        elif ph == PH_CLAIM:  # asked whatever it holds (no leak): may claim only with the long suit
+            m = B_PASS | (B_CLAIM if self.claimable(self.current_player) else 0)
         else:
             h = self.hands[self.current_player]
             sel = self.sel
@@ -387,12 +385,17 @@ class BeatOrDiscardState(State):
             action = int(action)
         if not 0 <= action < NUM_ACTIONS or not m >> action & 1:
             raise IllegalActionError(self._illegal_msg(action))
+        self.events = []
         self._apply(action)
         self._run_forced()
 
     def _run_forced(self) -> None:
-        """Play every forced step (a single legal action) so that the seat to move has a real choice."""
+        """Play every forced step (a single legal action) so that the seat to move has a real choice --
+        except a question the table sees being asked (:meth:`public_ask`), which is asked even when the
+        seat's cards leave it one answer, so that the turn order shows nothing hidden."""
         while not self.terminal:
+            if self.public_ask():
+                return
             if not self.beats and not self.opts and not self.sel and self.phase >= PH_ANSWER:
                 h = self.hands[self.current_player]
                 if self.need == h.bit_count():  # owes the whole hand face down: forced (C1.4, C1.8)
@@ -403,6 +406,15 @@ class BeatOrDiscardState(State):
             if m & (m - 1):
                 return
             self._apply(m.bit_length() - 1)
+
+    def public_ask(self) -> bool:
+        """The seat to move is asked something whose answer only its cards decide, at a moment the table can
+        see: a claim question (C1.13) -- before the lead, or with its answer while a claim is possible by
+        public counts. Such a turn is never skipped or played automatically (it may have one legal move)."""
+        if self.sel or self.terminal:
+            return False
+        ph = self.phase
+        return ph == PH_CLAIM or (ph == PH_ANSWER and self.claim_possible(self.current_player))
 
     def clone(self) -> "BeatOrDiscardState":
         c = BeatOrDiscardState.__new__(BeatOrDiscardState)
@@ -451,13 +463,9 @@ class BeatOrDiscardState(State):
         c.match_result = self.match_result
         c.single_deal = self.single_deal
         c._lm = self._lm
+        c.results = self.results
+        c.events = []
         return c
-
-    def returns(self) -> list:
-        mr = self.match_result
-        if mr is None:
-            return [0.0] * self.rules.num_players
-        return [float(x) for x in mr["returns"]]
 
     # -- conveniences --------------------------------------------------------------------------------
 
@@ -481,14 +489,18 @@ class BeatOrDiscardState(State):
         """The seat's cards at the start of the round: hand plus everything it laid this round."""
         return self.hands[q] | self.tup[q] | self.tdn[q]
 
+    def claim_possible(self, q: int) -> bool:
+        """C1.13 by public facts alone: ``q`` is not the leader, has not beaten or discarded this round and
+        holds enough cards for a claim above the best one (N is at most its hand size)."""
+        k = self.hands[q].bit_count()
+        return k >= self.game._cmin and k > self.best_claim and q != self.leader and not self.acted >> q & 1
+
     def claimable(self, q: int) -> bool:
         """C1.13: ``q`` may claim now (not the leader, has not beaten or discarded, N high enough)."""
-        h = self.hands[q]
-        cmin = self.game._cmin
-        if h.bit_count() < cmin or q == self.leader or self.acted >> q & 1:
+        if not self.claim_possible(q):
             return False
-        n = longest_suit(h)
-        return n >= cmin and n > self.best_claim
+        n = longest_suit(self.hands[q])
+        return n >= self.game._cmin and n > self.best_claim
 
     def lead_limit(self) -> int:
         """Most cards a lead may hold: 6 (seed); quick game: the smallest hand among holders (C1.15)."""
@@ -527,6 +539,7 @@ class BeatOrDiscardState(State):
             else:
                 self._discard(p, s)
         elif a == A_PASS:
+            self.events.append(("done" if ph == PH_REBEAT else "pass", p, None, None))
             if ph == PH_CLAIM:
                 self._ask_claims((p + 1) % self.rules.num_players)
             elif ph == PH_REBEAT:
@@ -553,6 +566,7 @@ class BeatOrDiscardState(State):
         self.lead = s
         self.top = s
         self.lb = p
+        self.events.append(("lead", p, _cards(s), None))
         self._after(p)
 
     def _beat(self, p: int, s: int) -> None:
@@ -563,6 +577,7 @@ class BeatOrDiscardState(State):
         self.top = s
         self.lb = p
         self.acted |= 1 << p
+        self.events.append(("beat", p, _cards(s), None))
         self._after(p)
 
     def _discard(self, p: int, s: int) -> None:
@@ -572,6 +587,7 @@ class BeatOrDiscardState(State):
         self.fd[p] |= s
         self.locked |= 1 << p
         self.acted |= 1 << p
+        self.events.append(("discard", p, s.bit_count(), _cards(s)))
         self._after(p)
 
     def _claim(self, p: int) -> None:
@@ -580,6 +596,7 @@ class BeatOrDiscardState(State):
         self.claims[p] = n
         self.best_claim = n
         self.leader = p
+        self.events.append(("claim", p, n, None))
         if self.phase == PH_CLAIM:
             self._ask_claims((p + 1) % self.rules.num_players)
             return
@@ -608,9 +625,9 @@ class BeatOrDiscardState(State):
             h = hands[q]
             if h and not locked >> q & 1 and can_beat(h, top, tr):
                 return True
-        if self.rules.claims:
+        if self.rules.claims:  # a claim the table cannot rule out keeps the round going (no leak)
             for q in range(self.rules.num_players):
-                if self.claimable(q):
+                if hands[q] and self.claim_possible(q):
                     return True
         return False
 
@@ -642,6 +659,7 @@ class BeatOrDiscardState(State):
                 if got is None:
                     self._end_round()
                     return
+                self.events.append(("skip", q, None, None))  # C1.5: cannot beat, owes nothing
 
     def _offer_rebeat(self, q: int) -> bool:
         bs = beat_sets(self.hands[q], self.top, self.trump)
@@ -662,7 +680,7 @@ class BeatOrDiscardState(State):
             opts = B_CLAIM if cc else 0
         else:
             k = h.bit_count() - self.hands[self.lb].bit_count()
-            if not bs and not cc:
+            if not bs and not self.claim_possible(q):  # a possible claim is asked about (no leak)
                 if k <= 0:
                     return False
                 if check_alive and not self._alive():
@@ -676,8 +694,6 @@ class BeatOrDiscardState(State):
         would have no real choice here (used by determinization, which re-deals hidden hands)."""
         q, ph = self.current_player, self.phase
         if ph == PH_CLAIM:
-            if not self.claimable(q):
-                return False
             self._decide(PH_CLAIM, q)
         elif ph == PH_LEAD:
             self._decide(PH_LEAD, q, self.lead_limit())
@@ -689,7 +705,7 @@ class BeatOrDiscardState(State):
         elif not self._offer_answer(q):
             return False
         m = self.legal_mask()
-        return bool(m & (m - 1))
+        return bool(m & (m - 1)) or self.public_ask()
 
     def _start_round(self, leader: int) -> None:
         self._clear_round(leader)
@@ -715,7 +731,7 @@ class BeatOrDiscardState(State):
         n = self.rules.num_players
         if self.rules.claims:
             while q != self.claim_stop:
-                if self.hands[q] and self.claimable(q):
+                if self.hands[q] and self.claim_possible(q):  # asked whatever it holds (no leak)
                     self._decide(PH_CLAIM, q)
                     return
                 q = q + 1 if q + 1 < n else 0
@@ -739,6 +755,7 @@ class BeatOrDiscardState(State):
         self.piles[side] |= up | dn
         self.piles_up[side] |= up
         self.tricks[side] += 1
+        self.events.append(("trick", taker, None, None))
         self.tup = [0] * n
         self.tdn = [0] * n
         self.top = 0
@@ -773,6 +790,7 @@ class BeatOrDiscardState(State):
         self.piles[self.rules.side_of(self.eq_taker)] |= s
         self.fd[p] |= s
         self.known[p] = 0
+        self.events.append(("equalise", p, s.bit_count(), _cards(s)))
         self._equalise_next(p)
 
     def _draw(self, q: int) -> None:
@@ -782,11 +800,14 @@ class BeatOrDiscardState(State):
         b = 1 << c
         self.stock ^= b
         self.hands[q] |= b
+        shown = None
         if not self.stock and self.rules.hand_size != 4:
             # C1.10: the bottom card is shown to everyone and its suit is trump from now on
             self.revealed = c
             self.trump = c // 9
             self.known[q] |= b
+            shown = card_str(c)
+        self.events.append(("draw", q, shown, card_str(c)))
 
     def _refill(self) -> None:
         """C1.9: one card at a time from the taker clockwise; then four of a kind (C1.14), game end."""
@@ -867,6 +888,9 @@ class BeatOrDiscardState(State):
         while not self.hands[leader]:
             leader = (leader + 1) % n
         self._clear_round(leader)  # before the C1.14 check: a match that ends at the deal is still observed
+        self.events.append(("deal", -1, {"leader": leader, "trump": SUITS[self.trump]},
+                            {"hands": [_cards(h) for h in self.hands],
+                             "stock": [card_str(c) for c in self.stock_seq]}))
         if r.four_of_a_kind and self._four_check():
             return
         self._ask_claims((leader + 1) % n)
@@ -893,29 +917,28 @@ class BeatOrDiscardState(State):
                 if v:
                     raw[s] = v
             written = led.settle(raw)
-        self.deals_played += 1
-        seat_points = [-written.get(r.side_of(q), 0) for q in range(n)]
-        self.last_result = {
-            "deal": self.deals_played,
-            "how": "eggs" if eggs else "played",
+        S = r.num_sides
+        self._deal_over({
+            "ended_by": "played",
+            "eggs": eggs,
+            "winners": [] if eggs else [s for s in sides if not raw.get(s)],
+            "losers": [s for s in sides if raw.get(s)],
+            "written": [written.get(s, 0) for s in range(S)],
+            "scores": led.scores[:],
+            "seat_points": [-written.get(r.side_of(q), 0) for q in range(n)],
             "points": pts,
             "tricks": self.tricks[:],
-            "penalties": {s: raw.get(s, 0) for s in sides},
+            "penalties": [raw.get(s, 0) for s in range(S)],
             "multiplier": mult,
-            "written": written,
-            "eggs": eggs,
             "next_multiplier": led.multiplier,
-            "scores": led.scores[:],
             "trump": SUITS[self.trump],
-            "last_trick": self.last_taker,
-            "seat_points": seat_points,
-        }
+            "last_taker": self.last_taker,
+        })
         self.first_game = False
         if r.pairs:
             goats = led.at_target()
-            if goats:
-                self._end_match([q for q in range(n) if r.side_of(q) not in goats],
-                                [q for q in range(n) if r.side_of(q) in goats], "goat")
+            if goats:  # C1.17: a side at the target is the goat
+                self._end_match([1 - goats[0]], goats, goats, "target")
                 return
         else:
             newly = [q for q in sides if led.scores[q] >= r.target]
@@ -937,7 +960,7 @@ class BeatOrDiscardState(State):
                     self.elim[winner] = -1
                 if self.goats is None:
                     self.goats = [q for q in newly if q != winner]
-                self._end_match([winner], self.goats, "last_one_left")
+                self._end_match([winner], self.goats, self.goats, "last_one_left")
                 return
             if newly and self.goats is None:
                 self.goats = newly
@@ -954,67 +977,74 @@ class BeatOrDiscardState(State):
         win_side = r.side_of(q)
         others = [s for s in range(r.num_sides) if s != win_side and (r.pairs or not self.out >> s & 1)]
         for s in others:
-            led.scores[s] += 12
-            led.opened[s] = True
-        self.deals_played += 1
-        self.last_result = {
-            "deal": self.deals_played,
-            "how": kind,
-            "holder": q,
-            "hand": " ".join(card_str(c) for c in bits(self.hands[q])),
-            "written": {s: 12 for s in others},
+            led.add(s, 12)
+        self._deal_over({
+            "ended_by": kind,
+            "eggs": False,
+            "winners": [win_side],
+            "losers": others,
+            "written": [12 if s in others else 0 for s in range(r.num_sides)],
             "scores": led.scores[:],
-            "multiplier": led.multiplier,
             "seat_points": [-12 if r.side_of(x) in others else 0 for x in range(n)],
-        }
-        winners = [x for x in range(n) if r.side_of(x) == win_side]
+            "holder": q,
+            "hand": _cards(self.hands[q]),
+            "multiplier": led.multiplier,
+        })
         if r.pairs:
-            goats = [x for x in range(n) if x not in winners]
+            goats = others
         else:
             for s in others:
                 self.out |= 1 << s
                 self.elim[s] = self.deals_played
             goats = self.goats if self.goats is not None else others
             self.goats = goats
-        self._end_match(winners, goats, kind)
+        self._end_match([win_side], goats, goats, kind)
 
     def _end_single_deal(self) -> None:
+        """``single_deal``: the game's lowest penalty wins, the highest loses (eggs: nobody)."""
         r = self.rules
-        n = r.num_players
-        sp = self.last_result["seat_points"]
-        hi, lo = max(sp), min(sp)
+        res = self.last_result
+        w = res["written"]
+        play = [s for s in range(r.num_sides) if r.pairs or not self.out >> s & 1]
+        hi, lo = max(w[s] for s in play), min(w[s] for s in play)
         if hi == lo:
-            winners, losers = [], []
+            self._end_match([], [], [], "single_deal")
         else:
-            winners = [q for q in range(n) if sp[q] == hi and not self.out >> q & 1]
-            losers = [q for q in range(n) if sp[q] == lo]
-        self._end_match(winners, losers, "single_deal")
+            self._end_match([s for s in play if w[s] == lo], [s for s in play if w[s] == hi], [], "single_deal")
 
-    def _end_match(self, winners: list, goats: list, reason: str) -> None:
+    def _end_match(self, winners: list, losers: list, goats: list, reason: str) -> None:
+        """The match result (:mod:`kozel_env.core.results`), in sides (solo: a side is a player). The goats:
+        the side at the target (pairs, C1.17), everyone else after four of a kind (C1.14), the first player(s)
+        out (solo, C1.16 and the seed: "the first to reach 12 ... becomes the goat")."""
         r = self.rules
         n = r.num_players
+        S = r.num_sides
         scores = self.ledger.scores[:]
-        rets = [1 if q in winners else (-1 if q in goats else 0) for q in range(n)]
         if r.pairs:
-            places = [1 if q in winners else 2 for q in range(n)]
+            places = [1 if (s in winners or not winners) else 2 for s in range(S)]
         else:
             # the winner first; then by how long each stayed in, then by fewer penalty points
             def key(q):
                 e = self.elim[q]
                 return (0 if q in winners else 1, -(e if e >= 0 else 10 ** 6), scores[q])
-            order = sorted(range(n), key=key)
-            places = [0] * n
-            for i, q in enumerate(order):
-                places[q] = i + 1 if i == 0 or key(q) != key(order[i - 1]) else places[order[i - 1]]
+            if reason == "single_deal":
+                w = self.last_result["written"]
+
+                def key(q):  # noqa: F811 - single game: by its penalty, the players out last
+                    return (bool(self.out >> q & 1), w[q])
+            keys = [key(q) for q in range(S)]
+            places = [1 + sum(1 for o in keys if o < keys[q]) for q in range(S)]
         self.match_result = {
-            "reason": reason,
-            "winners": winners,
-            "goats": goats,
-            "titles": ["goat"] if goats and reason != "single_deal" else [],
-            "scores": scores,
+            "ended_by": reason,
+            "winners": sorted(winners),
+            "losers": sorted(losers),
+            "goats": sorted(goats),
+            "titles": ["goats"] if goats else [],
             "places": places,
-            "returns": rets,
+            "scores": scores,
             "deals": self.deals_played,
+            "returns": [1.0 if r.side_of(q) in winners else (-1.0 if r.side_of(q) in losers else 0.0)
+                        for q in range(n)],
         }
         self.terminal = True
         self.phase = PH_OVER
@@ -1071,7 +1101,7 @@ class BeatOrDiscardState(State):
         if self.lb >= 0:
             assert self.top and self.top & ~self.tup[self.lb] == 0
         m = self.legal_mask()
-        assert m & (m - 1), "the seat to move has no real choice"
+        assert m & (m - 1) or (m and self.public_ask()), "the seat to move has no real choice"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1082,6 +1112,7 @@ class BeatOrDiscardState(State):
 class BeatOrDiscardGame(Game):
     """Static facts, tables and the observation layout for one :class:`BeatOrDiscardRules`."""
 
+    family = "cards"
     num_actions = NUM_ACTIONS
     state_class = BeatOrDiscardState
 
@@ -1091,7 +1122,6 @@ class BeatOrDiscardGame(Game):
         r = self.rules
         self.name = r.name
         self.num_players = r.num_players
-        self.num_sides = r.num_sides
         self.ledger_rules = r.ledger_rules()
         self._cmin = r.claim_min if r.claims else 99  # no hand holds 99 cards: claims off
         self._build_spec()
@@ -1179,6 +1209,9 @@ class BeatOrDiscardGame(Game):
 
     # -- states --------------------------------------------------------------------------------------
 
+    def setup_checks(self) -> dict:
+        return setup_checks(self.rules)
+
     def new_state(self, seed: int = 0, setup: dict | None = None) -> BeatOrDiscardState:
         """A fresh match from ``seed``. ``setup`` (validated, :class:`InvalidOptionError` on bad input):
 
@@ -1195,20 +1228,16 @@ class BeatOrDiscardGame(Game):
         * ``eggs``: eggs in a row before this game (its penalties count ``2 ** eggs``, C1.12);
         * ``single_deal``: end the episode after this game.
         """
-        setup = dict(setup or {})
-        bad = sorted(set(setup) - BeatOrDiscardState.SETUP_KEYS)
-        if bad:
-            raise InvalidOptionError(f"unknown setup key(s) {bad}; known: {sorted(BeatOrDiscardState.SETUP_KEYS)}")
         r = self.rules
+        setup = check_setup(setup_checks(r), setup, r.name, BeatOrDiscardState.SETUP_KEYS)
         n, S = r.num_players, r.num_sides
         st = BeatOrDiscardState.__new__(BeatOrDiscardState)
         st.game = self
         st.rules = r
         st.rng = Rng(seed)
+        st.events = []
+        st.results = ()
         scores = setup.get("scores", [0] * S)
-        if (not isinstance(scores, (list, tuple)) or len(scores) != S
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in scores)):
-            raise InvalidOptionError(f"scores must be {S} non-negative ints (one per side), got {scores!r}")
         out = 0
         if r.pairs:
             if any(v >= r.target for v in scores):
@@ -1219,14 +1248,9 @@ class BeatOrDiscardGame(Game):
                     out |= 1 << q
             if n - out.bit_count() < 2:
                 raise InvalidOptionError(f"scores {list(scores)}: fewer than two players are still in")
-        eggs = setup.get("eggs", 0)
-        if not isinstance(eggs, int) or isinstance(eggs, bool) or not 0 <= eggs <= 30:
-            raise InvalidOptionError(f"eggs must be an int in 0..30 (eggs in a row), got {eggs!r}")
-        st.ledger = Ledger(self.ledger_rules, scores=list(scores), eggs_streak=eggs)
+        st.ledger = Ledger(self.ledger_rules, scores=list(scores), eggs_streak=setup.get("eggs", 0))
         single = setup.get("single_deal", False)
         first = setup.get("first_game", True)
-        if not isinstance(single, bool) or not isinstance(first, bool):
-            raise InvalidOptionError("single_deal and first_game must be True or False")
         st.single_deal = single
         st.first_game = first
         st.out = out
@@ -1241,16 +1265,13 @@ class BeatOrDiscardGame(Game):
         trump = setup.get("trump")
         if trump is not None:
             t = _parse_suit(trump)
-            if t is None:
-                raise InvalidOptionError(f"trump must be one of C D H S, got {trump!r}")
             if t != DIAMONDS and (first or r.quick):
                 raise InvalidOptionError("trump is diamonds in the first game and in every quick game (C1.10, "
                                          "C1.15); pass first_game=False to set another trump")
             st.trump = t
         leader = setup.get("leader")
-        if leader is not None:
-            if not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < n or out >> leader & 1:
-                raise InvalidOptionError(f"leader must be a seat 0..{n - 1} still in the match, got {leader!r}")
+        if leader is not None and out >> leader & 1:
+            raise InvalidOptionError(f"leader={leader!r}: player_{leader} is out of the match")
         fixed = None
         if any(k in setup for k in ("hands", "stock", "piles")):
             fixed = self._fixed_deal(st, setup)
@@ -1443,8 +1464,7 @@ class BeatOrDiscardGame(Game):
             if a == A_PASS:
                 return "done" if st.phase == PH_REBEAT else "pass"
             if a == A_CLAIM:
-                cp = st.current_player
-                return f"claim {longest_suit(st.hands[cp])}" if cp >= 0 else "claim"
+                return "claim"  # public notation: N is announced when the claim is made (the record shows it)
         raise IllegalActionError(f"action {action!r} is out of range 0..{NUM_ACTIONS - 1}")
 
     _WORDS = {"lead": A_PLAY, "beat": A_PLAY, "play": A_PLAY, "discard": A_DOWN, "down": A_DOWN,
@@ -1525,7 +1545,7 @@ class BeatOrDiscardGame(Game):
                          + (f", {pts} points" if pts is not None else "") + ")")
         if st.terminal:
             mr = st.match_result
-            lines.append(f"match over ({mr['reason']}): winners {mr['winners']}, goats {mr['goats']}; "
+            lines.append(f"match over ({mr['ended_by']}): winning sides {mr['winners']}, goats {mr['goats']}; "
                          f"penalties {mr['scores']}")
         elif viewer is None or viewer == st.current_player:
             if st.sel:

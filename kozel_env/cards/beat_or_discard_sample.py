@@ -12,10 +12,11 @@ What a player ``P`` cannot see, and how it is re-dealt (see
 
 Constraints: a seat that claimed "I have N" this round holds, over the round, a longest suit of exactly N
 (C1.13; its group is drawn by suit counts weighted by the number of card choices, which is exact for
-one claimant); a seat being asked to claim holds a suit long enough to outbid (same method); in the
-first game before the first trick, the seat that got the lead by the lowest diamond still has it (C1.11,
-rejection); when another seat is to move it must have a real choice (rejection; its picks in progress
-are dropped). When rejection keeps failing, the seat to move keeps
+one claimant); being asked whether to claim says nothing (every seat that could claim by public counts
+is asked); no active seat held four aces or four sixes at the last deal or refill (C1.14 would have ended
+the match: its cards of the round are its hand then); in the first game before the first trick, the seat
+that got the lead by the lowest diamond still has it (C1.11, rejection); when another seat is to move it
+must have the decision it has (rejection; its picks in progress are dropped). When rejection keeps failing, the seat to move keeps
 its true group, and in the last resort only the future is re-seeded (never an inconsistent state).
 """
 from __future__ import annotations
@@ -24,7 +25,7 @@ from math import comb
 
 from ..core.bits import bits
 from ..core.rng import Rng
-from .beat_or_discard import PH_CLAIM, lowest_diamond_seat
+from .beat_or_discard import ACES, SIXES, lowest_diamond_seat
 from .deck import FULL_DECK, SUIT_MASK
 
 TRIES = 64
@@ -123,14 +124,6 @@ def _try(st, base, P, pool, gsize, pile_bins, keep, rng: Rng):
             group[q] = g
             rem &= ~g
     cp = st.current_player
-    if st.phase == PH_CLAIM and cp != P and cp not in group:
-        # the seat asked to claim holds a long enough suit (else it would not be asked, C1.13)
-        lo = max(st.game._cmin, st.best_claim + 1)
-        g = _claim_group(rem, st.known[cp], gsize[cp], lo, 99, rng)
-        if g is None:
-            return None
-        group[cp] = g
-        rem &= ~g
     cards = rng.shuffle(bits(rem))
     i = 0
     for q in others:
@@ -176,6 +169,11 @@ def _try(st, base, P, pool, gsize, pile_bins, keep, rng: Rng):
     new.stock = stock
     new.stock_seq = tuple(seq)
     new._lm = -1
+    if r.four_of_a_kind:  # C1.14: such a hand at the deal or the last refill would have ended the match
+        for q in new.active_seats():
+            h = new.holding(q)
+            if h & ACES == ACES or h & SIXES == SIXES:
+                return None
     if st.diamond_leader >= 0:
         act = new.active_seats()
         hold = [new.holding(q) for q in range(n)]

@@ -232,8 +232,8 @@ def _queens_and_jacks(game, st, viewer) -> np.ndarray:
                     bg=T.FELT)
     if st.terminal:
         mr = st.match_result
-        who = " ".join(f"player_{s}" for s in mr["winners"]) or "nobody"
-        lines = [f"over ({mr['reason']})", f"winners: {who}", "scores " + " ".join(str(s) for s in mr["scores"])]
+        who = " ".join(f"pair {s}+{s + 2}" for s in mr["winners"]) or "nobody"
+        lines = [f"over ({mr['ended_by']})", f"winners: {who}", "scores " + " ".join(str(s) for s in mr["scores"])]
         if mr["titles"]:
             lines.append(" ".join(mr["titles"]))
         T.banner(img, lines)
@@ -309,7 +309,7 @@ def _beat_or_discard(game, st, viewer) -> np.ndarray:
         y += 12
     if st.terminal:
         mr = st.match_result
-        T.banner(img, [f"match over ({mr['reason']})", f"winners {mr['winners']}, goats {mr['goats']}",
+        T.banner(img, [f"match over ({mr['ended_by']})", f"winning sides {mr['winners']}, goats {mr['goats']}",
                        "penalties " + " ".join(str(s) for s in mr["scores"])])
     return img
 
@@ -368,10 +368,9 @@ def _six_of_spades(game, st, viewer) -> np.ndarray:
     c = T.CENTER
     lines = []
     if st.phase == PH_CALL:
-        s, kind = st.offers[st.offer_i]
-        lines.append(f"player_{s} may call {KIND_NAMES[kind]}")
-    if st.phase <= PH_LEAD and st.offer_i:
-        lines.append("let go: " + ", ".join(f"player_{s} ({KIND_NAMES[k]})" for s, k in st.offers[:st.offer_i]))
+        lines.append(f"player_{st.offers[st.offer_i]} is asked for a call")
+        if st.calls_made:
+            lines.append("calls: " + ", ".join(f"player_{s} ({KIND_NAMES[k]})" for s, k in st.calls_made))
     if answering:
         call = f" ({KIND_NAMES[st.called - 1]})" if st.called else ""
         lines.append(f"player_{st.leader} led{call}; on top: player_{st.top_seat}")
@@ -393,6 +392,6 @@ def _six_of_spades(game, st, viewer) -> np.ndarray:
         y += 12
     if st.terminal:
         res = st.match_result
-        T.banner(img, [f"match over ({res['reason']})", f"winners {res['winners']}, goats {res['goats']}",
+        T.banner(img, [f"match over ({res['ended_by']})", f"winning sides {res['winners']}",
                        f"places {res['places']}"])
     return img

@@ -47,7 +47,7 @@ pair) is one flat float32 vector; ``python -m kozel_env.docs`` prints the table.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -55,6 +55,8 @@ from ..core.bits import bits
 from ..core.errors import IllegalActionError, InvalidOptionError, KozelError
 from ..core.game import Game, State
 from ..core.ledger import Ledger, LedgerRules
+from ..core.options import Bool, Choice, Int, Ints, RulesBase, Texts, check_setup, defaults_ok, option
+from ..core.options import make_rules as _make_rules
 from ..core.rng import Rng
 from ..core.spec import ObsSpec, Part, unpack_masks
 from .deck import (
@@ -68,22 +70,17 @@ from .deck import (
 
 
 @dataclass(frozen=True)
-class QueensAndJacksRules:
+class QueensAndJacksRules(RulesBase):
     name: str = "queens_and_jacks_v0"
-    trumps: str = "clubs"
+    trumps: str = option("clubs", Choice(("clubs", "named")))
     """Seed "Choosing the trump suit" / C2.3: "clubs" (every hand) or "named" (left of dealer names it)."""
-    deck: int = 36
+    deck: int = option(36, Choice((36, 32)))
     """Seed "The cards" / C2.1: 36 cards (nine each) or 32 (no sixes, eight each, packets 3, 3, 2)."""
-    target: int = 12
+    target: int = option(12, Choice((12, 6)))
     """Seed "Winning" / C2.6: the first side to this many points wins (12 classic, 6 short)."""
-
-    def __post_init__(self):
-        if self.trumps not in ("clubs", "named"):
-            raise InvalidOptionError(f"trumps must be 'clubs' or 'named', got {self.trumps!r}")
-        if self.deck not in (36, 32) or isinstance(self.deck, bool):
-            raise InvalidOptionError(f"deck must be 36 or 32, got {self.deck!r}")
-        if self.target not in (12, 6) or isinstance(self.target, bool):
-            raise InvalidOptionError(f"target must be 12 or 6, got {self.target!r}")
+    num_players = 4
+    pairs = True
+    """Seed "How to play": four players in two fixed pairs, seats 0+2 against 1+3."""
 
     @property
     def hand_size(self) -> int:
@@ -99,12 +96,24 @@ class QueensAndJacksRules:
 
 
 def make_rules(base: QueensAndJacksRules, options: dict) -> QueensAndJacksRules:
-    """``base`` with the user's ``options`` applied; unknown names get a clear error."""
-    names = {f.name for f in fields(QueensAndJacksRules)} - {"name"}
-    bad = sorted(set(options) - names)
-    if bad:
-        raise InvalidOptionError(f"unknown option(s) {bad} for {base.name}; known: {sorted(names)}")
-    return replace(base, **options)
+    """``base`` with the user's ``options`` checked and applied (:func:`kozel_env.core.options.make_rules`)."""
+    return _make_rules(base, options)
+
+
+def setup_checks(rules: QueensAndJacksRules) -> dict:
+    """The ``reset(options=...)`` keys and what each allows (see :meth:`QueensAndJacksGame.new_state`)."""
+    return {
+        "hands": Texts(4, "card strings like 'QC TS 7H ...'", none_ok=True),
+        "dealer": Int(0, 3),
+        "leader": Int(0, 3),
+        "trump": Choice(("C", "D", "H", "S", "clubs", "diamonds", "hearts", "spades", 0, 1, 2, 3)),
+        "scores": Ints(2, 0, rules.target - 1, as_list=True),
+        "eggs": Int(0, 30),
+        "single_deal": Bool(),
+    }
+
+
+defaults_ok(QueensAndJacksRules)
 
 
 CLASSIC = QueensAndJacksRules()
@@ -187,7 +196,7 @@ class QueensAndJacksState(State):
     __slots__ = (
         "game", "rules", "rng", "ledger", "hands", "played", "trick", "trick_n", "trick_leader", "trick_pts",
         "best", "best_seat", "led", "voids", "eyes", "tricks", "trump", "dealer", "phase", "current_player",
-        "terminal", "deals_played", "last_result", "match_result", "single_deal",
+        "terminal", "deals_played", "last_result", "match_result", "single_deal", "results", "events",
     )
 
     SETUP_KEYS = frozenset({"hands", "dealer", "leader", "trump", "scores", "eggs", "single_deal"})
@@ -223,6 +232,7 @@ class QueensAndJacksState(State):
 
     def apply_action(self, action: int) -> None:
         p = self.current_player
+        self.events = []
         if self.phase != PHASE_PLAY:
             if self.phase == PHASE_NAMING and 36 <= action < 40:
                 self.trump = action - 36
@@ -310,6 +320,8 @@ class QueensAndJacksState(State):
         c.deals_played = self.deals_played
         c.last_result = self.last_result
         c.match_result = self.match_result
+        c.results = self.results
+        c.events = []
         c.single_deal = self.single_deal
         return c
 
@@ -350,12 +362,6 @@ class QueensAndJacksState(State):
         if self.phase == PHASE_NAMING:
             assert n_played == 0 and self.current_player == (self.dealer + 1) & 3
         assert self.legal_actions(), "the seat to move has no legal move"
-
-    def returns(self) -> list:
-        mr = self.match_result
-        if mr is None:
-            return [0, 0, 0, 0]
-        return list(mr["returns"])
 
     # -- conveniences --------------------------------------------------------------------------------
 
@@ -450,6 +456,8 @@ class QueensAndJacksState(State):
         else:
             self.trump = -1
             self.phase = PHASE_NAMING
+        self.events.append(("deal", -1, {"dealer": d, "trump": SUITS[self.trump] if self.trump >= 0 else None},
+                            {"hands": [" ".join(card_str(c) for c in bits(h)) for h in hands]}))
 
     def _finish_hand(self) -> None:
         """Score the hand (C2.5) with the shared ledger, then end the match (C2.6) or deal again."""
@@ -470,23 +478,23 @@ class QueensAndJacksState(State):
             written = [0, 0]
             written[winner] = w
             how = {2: "won", 4: "losers_30_or_fewer", 6: "losers_no_trick"}[raw]
-        self.deals_played += 1
-        self.last_result = {
+        self._deal_over({
+            "ended_by": "played",
+            "eggs": winner < 0,
+            "winners": [winner] if winner >= 0 else [],
+            "losers": [1 - winner] if winner >= 0 else [],
+            "written": written,
+            "scores": ledger.scores[:],
             "seat_points": [written[s & 1] for s in range(4)],
             "how": how,
-            "winner_side": winner,
-            "winners": [s for s in range(4) if (s & 1) == winner],
             "eyes": [e0, e1],
             "tricks": self.tricks[:],
             "raw": raw,
             "multiplier": mult,
-            "written": written,
-            "scores": ledger.scores[:],
             "next_multiplier": ledger.multiplier,
             "trump": SUITS[self.trump],
             "dealer": self.dealer,
-            "deal": self.deals_played,
-        }
+        })
         at = ledger.at_target()
         if at:
             self._end_match(at[0], "target")
@@ -497,33 +505,26 @@ class QueensAndJacksState(State):
             self._start_hand()
 
     def _end_match(self, winner_side: int, reason: str) -> None:
+        """C2.6: the first side to the target wins, the other side are the goats (bare goats with 0).
+        ``reason="single_deal"``: the hand's winners and losers (nobody on eggs), no goats."""
         scores = self.ledger.scores[:]
-        if winner_side < 0:  # single deal ended in eggs
-            winners, goats, rets, places = [], [], [0, 0, 0, 0], [1, 1, 1, 1]
-            bare = False
-        else:
-            winners = [s for s in range(4) if (s & 1) == winner_side]
-            goats = [s for s in range(4) if (s & 1) != winner_side]
-            rets = [1 if (s & 1) == winner_side else -1 for s in range(4)]
-            places = [1 if (s & 1) == winner_side else 2 for s in range(4)]
-            bare = reason == "target" and scores[1 - winner_side] == 0
+        winners = [winner_side] if winner_side >= 0 else []
+        losers = [1 - winner_side] if winner_side >= 0 else []
         titles = []
         if reason == "target":
             titles.append("goats")
-            if bare:
+            if scores[1 - winner_side] == 0:
                 titles.append("bare_goats")
         self.match_result = {
-            "reason": reason,
-            "winner_side": winner_side,
+            "ended_by": reason,
             "winners": winners,
-            "goats": goats if reason == "target" else [],
-            "losers": goats,
-            "bare_goats": bare,
-            "titles": titles,
+            "losers": losers,
+            "goats": losers if reason == "target" else [],
+            "titles": sorted(titles),
+            "places": [1 if s in winners or not winners else 2 for s in range(2)],
             "scores": scores,
-            "places": places,
-            "returns": rets,
             "deals": self.deals_played,
+            "returns": [1.0 if (q & 1) in winners else (-1.0 if (q & 1) in losers else 0.0) for q in range(4)],
         }
         self.terminal = True
         self.phase = PHASE_OVER
@@ -560,6 +561,8 @@ _ORACLE_PARTS = _OBS_PARTS + (
 class QueensAndJacksGame(Game):
     """Static facts and tables of the queens-and-jacks engine for one :class:`QueensAndJacksRules`."""
 
+    family = "cards"
+
     num_players = 4
     num_actions = NUM_ACTIONS
     obs_spec = ObsSpec(_OBS_PARTS)
@@ -579,6 +582,9 @@ class QueensAndJacksGame(Game):
 
     # -- states --------------------------------------------------------------------------------------
 
+    def setup_checks(self) -> dict:
+        return setup_checks(self.rules)
+
     def new_state(self, seed: int = 0, setup: dict | None = None) -> QueensAndJacksState:
         """A fresh match. ``setup`` (validated) may hold:
 
@@ -591,32 +597,19 @@ class QueensAndJacksGame(Game):
         * ``eggs``: eggs in a row before the first hand (its multiplier is ``2 ** eggs``);
         * ``single_deal``: end the episode after the first hand.
         """
-        setup = dict(setup or {})
-        bad = sorted(set(setup) - QueensAndJacksState.SETUP_KEYS)
-        if bad:
-            raise InvalidOptionError(f"unknown setup key(s) {bad}; known: {sorted(QueensAndJacksState.SETUP_KEYS)}")
         r = self.rules
+        setup = check_setup(setup_checks(r), setup, r.name, QueensAndJacksState.SETUP_KEYS)
         st = QueensAndJacksState.__new__(QueensAndJacksState)
         st.game = self
         st.rules = r
         st.rng = Rng(seed)
-        scores = setup.get("scores", [0, 0])
-        if (not isinstance(scores, (list, tuple)) or len(scores) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < r.target for v in scores)):
-            raise InvalidOptionError(f"scores must be two ints in 0..{r.target - 1}, got {scores!r}")
-        eggs = setup.get("eggs", 0)
-        if not isinstance(eggs, int) or isinstance(eggs, bool) or not 0 <= eggs <= 30:
-            raise InvalidOptionError(f"eggs must be an int in 0..30 (eggs in a row), got {eggs!r}")
-        st.ledger = Ledger(self.ledger_rules, scores=list(scores), eggs_streak=eggs)
-        single = setup.get("single_deal", False)
-        if not isinstance(single, bool):
-            raise InvalidOptionError(f"single_deal must be True or False, got {single!r}")
-        st.single_deal = single
+        st.events = []
+        st.results = ()
+        st.ledger = Ledger(self.ledger_rules, scores=setup.get("scores", [0, 0]),
+                           eggs_streak=setup.get("eggs", 0))
+        st.single_deal = setup.get("single_deal", False)
         dealer = setup.get("dealer")
         leader = setup.get("leader")
-        for key, v in (("dealer", dealer), ("leader", leader)):
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 3):
-                raise InvalidOptionError(f"{key} must be a seat 0..3, got {v!r}")
         if dealer is not None and leader is not None and (dealer + 1) & 3 != leader:
             raise InvalidOptionError(f"leader must be the seat left of the dealer ({(dealer + 1) & 3}), got {leader}")
         if dealer is None:
@@ -625,8 +618,6 @@ class QueensAndJacksGame(Game):
         trump = setup.get("trump")
         if trump is not None:
             trump = self._parse_suit(trump)
-            if trump is None:
-                raise InvalidOptionError(f"trump must be one of C D H S (or a suit name), got {setup['trump']!r}")
             if r.trumps == "clubs" and trump != 0:
                 raise InvalidOptionError("with trumps='clubs' the trump suit is always clubs")
         fixed = None

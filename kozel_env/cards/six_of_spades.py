@@ -69,12 +69,15 @@ Choices where the rules are silent (named options where a courtyard might differ
 * ``refill="fill_each"``: each player in turn from the taker draws up to four before the next one draws
   (``"round_robin"``: one card at a time round the table).
 * Calls (``calls="offer"``): only possible when every player still holding cards holds four (C3.4 cap).
-  Offers go to the holders in precedence order -- Moskva holders first, then Molodka holders, each
-  nearest clockwise from the scheduled leader first (the scheduled leader included); the first to
-  accept leads, so an accepted call is never overridden and gives the same result as the C3.5 resolution
-  of all willing callers. Offers and refusals are public (the turn order shows them anyway); a refusal
-  is shown in the observation until the lead is laid (``sample_consistent`` honours it until then, not
-  in later rounds). ``calls="auto"``: the holder first in precedence always calls; ``"off"``: no calls.
+  Then *every* holder is asked, once, clockwise from the scheduled leader (the scheduled leader first),
+  whatever it holds -- a seat with no call can only pass -- so whose turn it is never tells the others
+  who holds a call. A seat may call only what beats the call standing so far (C3.5: Moskva beats
+  Molodka; of equal calls the one nearest clockwise from the scheduled leader stands, i.e. the earlier);
+  after a Moskva nobody is asked any more. When everyone has been asked, the standing call leads its
+  four cards, else the scheduled leader leads. This gives the C3.5 resolution of all willing callers.
+  Calls are public and shown until the lead is laid (``sample_consistent`` keeps "a caller holds its
+  call" until then, not in later rounds); a pass says nothing. ``calls="auto"``: the holder first in
+  precedence always calls; ``"off"``: no calls.
 * The 21-point line applies when three sides play the deal; with two sides left of three it is 31.
 * "Every side left reaches 12 together": the highest goes out; if several tie for highest and the taker
   of the last trick is among them, it stays and the other tied sides go out; otherwise all the tied
@@ -94,7 +97,7 @@ trump card is public (and who drew it); calls, offers and refusals are public.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -103,6 +106,9 @@ from ..core.bits import bits
 from ..core.errors import IllegalActionError, InvalidOptionError, KozelError
 from ..core.game import Game, State
 from ..core.ledger import Ledger, LedgerRules
+from ..core.options import (Bool, Choice, Int, Ints, RulesBase, Subset, Text, Texts, check_setup, defaults_ok,
+                            option)
+from ..core.options import make_rules as _make_rules
 from ..core.rng import Rng
 from ..core.spec import ObsSpec, Part
 from .deck import (
@@ -119,68 +125,33 @@ REFILL_MODES = ("fill_each", "round_robin")
 
 
 @dataclass(frozen=True)
-class SixOfSpadesRules:
+class SixOfSpadesRules(RulesBase):
     name: str = "six_of_spades_v0"
-    num_players: int = 4
+    num_players: int = option(4, Int(2, 4))
     """Seed 1 / C3.1: 2 or 3 play alone, 4 play in pairs across (seats 0+2 against 1+3)."""
-    calls: str = "offer"
-    """C3.5 Moskva / Molodka: "offer" (a holder may call), "auto" (the first holder always calls), "off"."""
-    may_decline_beat: bool = True
+    calls: str = option("offer", Choice(CALL_MODES))
+    """C3.5 Moskva / Molodka: "offer" (every holder of four is asked and may call), "auto" (the first holder
+    in precedence always calls), "off"."""
+    may_decline_beat: bool = option(True, Bool())
     """Silent in seed/RULES: True -- a player able to beat may lay face down instead; False -- must beat."""
-    refill: str = "fill_each"
+    refill: str = option("fill_each", Choice(REFILL_MODES))
     """C3.4 "the taker first, then clockwise": "fill_each" (each fills up in turn) or "round_robin"."""
-    line: int = 31
+    line: int = option(31, Int(0, 120))
     """C3.6: a losing side with this many points or more takes ``penalties[0]``, fewer ``penalties[1]``."""
-    line_three: int = 21
+    line_three: int = option(21, Int(0, 120))
     """C3.6: the line when three sides play the deal."""
-    penalties: tuple = (2, 4, 6)
+    penalties: tuple = option((2, 4, 6), Ints(3, 0, 12))
     """C3.6: penalty with the line or more, under the line, with no trick."""
-    tie_penalty: int = 2
+    tie_penalty: int = option(2, Int(0, 12))
     """C3.6: each side tied for the most points takes this."""
-    target: int = 12
+    target: int = option(12, Int(1, 100))
     """C3.7: a side at this many penalty points or more is out."""
-    max_deals: int = 25
+    max_deals: int = option(25, Int(1, 100))
     """C3.7: after this many deals the fewest penalty points win (1..100)."""
-
-    def __post_init__(self):
-        def is_int(v):
-            return isinstance(v, int) and not isinstance(v, bool)
-
-        if not is_int(self.num_players) or self.num_players not in (2, 3, 4):
-            raise InvalidOptionError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
-        if self.calls not in CALL_MODES:
-            raise InvalidOptionError(f"calls must be one of {CALL_MODES}, got {self.calls!r}")
-        if not isinstance(self.may_decline_beat, bool):
-            raise InvalidOptionError(f"may_decline_beat must be True or False, got {self.may_decline_beat!r}")
-        if self.refill not in REFILL_MODES:
-            raise InvalidOptionError(f"refill must be one of {REFILL_MODES}, got {self.refill!r}")
-        for key in ("line", "line_three"):
-            v = getattr(self, key)
-            if not is_int(v) or not 0 <= v <= 120:
-                raise InvalidOptionError(f"{key} must be an int in 0..120, got {v!r}")
-        p = self.penalties
-        if not isinstance(p, (tuple, list)) or len(p) != 3 or not all(is_int(v) and 0 <= v <= 12 for v in p):
-            raise InvalidOptionError(f"penalties must be three ints in 0..12 (line or more, under, no trick), "
-                                     f"got {p!r}")
-        if isinstance(p, list):
-            object.__setattr__(self, "penalties", tuple(p))
-        if not is_int(self.tie_penalty) or not 0 <= self.tie_penalty <= 12:
-            raise InvalidOptionError(f"tie_penalty must be an int in 0..12, got {self.tie_penalty!r}")
-        if not is_int(self.target) or not 1 <= self.target <= 100:
-            raise InvalidOptionError(f"target must be an int in 1..100, got {self.target!r}")
-        if not is_int(self.max_deals) or not 1 <= self.max_deals <= 100:
-            raise InvalidOptionError(f"max_deals must be an int in 1..100, got {self.max_deals!r}")
 
     @property
     def pairs(self) -> bool:
         return self.num_players == 4
-
-    @property
-    def num_sides(self) -> int:
-        return 2 if self.num_players == 4 else self.num_players
-
-    def side_of(self, seat: int) -> int:
-        return seat % 2 if self.num_players == 4 else seat
 
     def ledger_rules(self) -> LedgerRules:
         return LedgerRules(num_sides=self.num_sides, target=self.target, threshold_mode="none",
@@ -188,12 +159,28 @@ class SixOfSpadesRules:
 
 
 def make_rules(base: SixOfSpadesRules, options: dict) -> SixOfSpadesRules:
-    """``base`` with the user's ``options`` applied; unknown names get a clear error."""
-    names = {f.name for f in fields(SixOfSpadesRules)} - {"name"}
-    bad = sorted(set(options) - names)
-    if bad:
-        raise InvalidOptionError(f"unknown option(s) {bad} for {base.name}; known: {sorted(names)}")
-    return replace(base, **options)
+    """``base`` with the user's ``options`` checked and applied (:func:`kozel_env.core.options.make_rules`)."""
+    return _make_rules(base, options)
+
+
+def setup_checks(rules: SixOfSpadesRules) -> dict:
+    """The ``reset(options=...)`` keys and what each allows (see :meth:`SixOfSpadesGame.new_state`)."""
+    n, ns = rules.num_players, rules.num_sides
+    return {
+        "hands": Texts(n, "card strings like 'AS TS 6S KH'", none_ok=True),
+        "trump_card": Text("a card like '9D'"),
+        "stock": Text("the stock's cards in draw order, e.g. 'AD TD 7C ...'"),
+        "taken": Texts(ns, "card strings (cards each side took this deal)"),
+        "dealer": Int(0, n - 1),
+        "leader": Int(0, n - 1),
+        "scores": Ints(ns, 0, 10 * rules.target, as_list=True),
+        "out": Subset(tuple(range(ns))),
+        "deals_played": Int(0, rules.max_deals - 1),
+        "single_deal": Bool(),
+    }
+
+
+defaults_ok(SixOfSpadesRules)
 
 
 CLASSIC = SixOfSpadesRules()
@@ -355,13 +342,13 @@ class SixOfSpadesState(State):
 
     __slots__ = (
         "game", "rules", "rng", "ledger", "in_match", "out_deal", "dealer", "deals_played", "terminal",
-        "current_player", "last_result", "match_result", "single_deal",
+        "current_player", "last_result", "match_result", "single_deal", "results", "events",
         # deal
         "seats", "hands", "stock", "trump_card", "trump_suit", "trump_by", "trump_down", "taken",
         "taken_up", "tricks", "down_by", "last_taker", "lone_take",
         # round
         "phase", "sched", "leader", "cap", "lead", "k", "called", "top", "tops", "top_seat", "round_up",
-        "round_down", "order", "oi", "offers", "offer_i", "sel", "sets", "beat_sets", "legal",
+        "round_down", "order", "oi", "offers", "offer_i", "calls_made", "sel", "sets", "beat_sets", "legal",
     )
 
     # ------------------------------------------------------------------ contract
@@ -372,6 +359,7 @@ class SixOfSpadesState(State):
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool) or not (
                 0 <= action < NUM_ACTIONS and self.legal >> int(action) & 1):
             raise IllegalActionError(self._illegal_msg(action))
+        self.events = []
         self._do(int(action))
         self._settle()
 
@@ -389,6 +377,8 @@ class SixOfSpadesState(State):
         c.current_player = self.current_player
         c.last_result = self.last_result
         c.match_result = self.match_result
+        c.results = self.results
+        c.events = []
         c.single_deal = self.single_deal
         c.seats = self.seats
         c.hands = self.hands[:]
@@ -419,17 +409,12 @@ class SixOfSpadesState(State):
         c.oi = self.oi
         c.offers = self.offers
         c.offer_i = self.offer_i
+        c.calls_made = self.calls_made
         c.sel = self.sel
         c.sets = self.sets
         c.beat_sets = self.beat_sets
         c.legal = self.legal
         return c
-
-    def returns(self) -> list:
-        mr = self.match_result
-        if mr is None:
-            return [0.0] * self.rules.num_players
-        return list(mr["returns"])
 
     # ------------------------------------------------------------------ conveniences
     @property
@@ -465,14 +450,30 @@ class SixOfSpadesState(State):
             t = self.sel
             return _next_cards(self.sets, t) | ((1 << A_LEAD) if t else 0)
         if ph == PH_CALL:
-            return (1 << (A_MOSKVA + self.offers[self.offer_i][1])) | (1 << A_PASS)
+            return (1 << A_PASS) | self.call_options(self.current_player)
+        return 0
+
+    def standing_call(self) -> int:
+        """The strongest call made so far before this lead (-1 none, MOSKVA, MOLODKA): C3.5."""
+        return self.calls_made[-1][1] if self.calls_made else -1
+
+    def call_options(self, s: int) -> int:
+        """Action bits of the calls seat ``s`` may make now: what it holds, if that beats the standing
+        call (C3.5: Moskva beats Molodka; an equal call does not beat an earlier one)."""
+        kind = call_kind(self.hands[s])
+        if kind < 0:
+            return 0
+        best = self.standing_call()
+        if best < 0 or (kind == MOSKVA and best == MOLODKA):
+            return 1 << (A_MOSKVA + kind)
         return 0
 
     def _settle(self) -> None:
-        """Take every forced step, so that the seat to move has a real choice (or the match is over)."""
+        """Take every forced step, so that the seat to move has a real choice (or the match is over) --
+        except a call question, which every holder gets even when it can only pass (no leak)."""
         while True:
             legal = self._compute_legal()
-            if legal & (legal - 1) or not legal:
+            if legal & (legal - 1) or not legal or self.phase == PH_CALL:
                 self.legal = legal
                 return
             self._do(legal.bit_length() - 1)
@@ -486,10 +487,15 @@ class SixOfSpadesState(State):
         elif a == A_BEAT or a == A_DOWN:
             self._lay_answer(p, self.sel, a == A_BEAT)
         elif a == A_PASS:
+            self.events.append(("pass", p, None, None))
             self.offer_i += 1
             self._next_offer()
-        else:  # a call (C3.5): lead the whole four
-            self._lay_lead(p, self.hands[p], a - A_MOSKVA + 1)
+        else:  # a call (C3.5): it stands unless a later seat beats it
+            kind = a - A_MOSKVA
+            self.calls_made = self.calls_made + ((p, kind),)
+            self.events.append(("call", p, KIND_NAMES[kind], None))
+            self.offer_i += 1
+            self._next_offer()
 
     # ------------------------------------------------------------------ deal flow
     def _clockwise_from(self, seat: int) -> list:
@@ -525,7 +531,7 @@ class SixOfSpadesState(State):
         self.sched = self.leader = -1
         self.cap = HAND
         self.lead = self.top = self.k = self.called = self.sel = 0
-        self.tops = self.order = self.offers = self.sets = self.beat_sets = ()
+        self.tops = self.order = self.offers = self.sets = self.beat_sets = self.calls_made = ()
         self.top_seat = -1
         self.oi = self.offer_i = 0
 
@@ -545,7 +551,13 @@ class SixOfSpadesState(State):
         self.trump_suit = SUIT_OF[deck[i]]
         rest = deck[i + 1:]
         self.stock = [deck[i]] + rest  # drawn from the end: the trump card last
+        self._deal_event()
         self._start_round(self._next_in_deal(self.dealer))
+
+    def _deal_event(self) -> None:
+        self.events.append(("deal", -1, {"dealer": self.dealer, "trump_card": card_str(self.trump_card)},
+                            {"hands": [card_list(h) for h in self.hands],
+                             "stock": [card_str(c) for c in reversed(self.stock)]}))
 
     def _refill(self, taker: int) -> None:
         """C3.4: back to four, the taker first, then clockwise; the trump card (``stock[0]``) comes last."""
@@ -572,6 +584,7 @@ class SixOfSpadesState(State):
         self.hands[s] |= 1 << c
         if c == self.trump_card:
             self.trump_by = s
+        self.events.append(("draw", s, card_str(c) if c == self.trump_card else None, card_str(c)))
 
     def _start_round(self, sched: int) -> None:
         r = self.rules
@@ -587,6 +600,7 @@ class SixOfSpadesState(State):
         self.oi = 0
         self.offers = ()
         self.offer_i = 0
+        self.calls_made = ()
         self.sel = 0
         self.beat_sets = ()
         if len(holders) <= 1:
@@ -599,6 +613,7 @@ class SixOfSpadesState(State):
                 self.taken_up[side] |= m
                 self.tricks[side] += 1
                 self.last_taker = self.lone_take = lone
+                self.events.append(("trick", lone, card_list(m), None))
             self._end_deal()
             return
         leader = holders[0]
@@ -609,28 +624,30 @@ class SixOfSpadesState(State):
             if h < cap:
                 cap = h
         self.cap = cap
-        if cap == HAND and r.calls != "off":
-            mosk, molo = [], []
-            for s in holders:
-                kind = call_kind(hands[s])
-                if kind == MOSKVA:
-                    mosk.append((s, MOSKVA))
-                elif kind == MOLODKA:
-                    molo.append((s, MOLODKA))
-            self.offers = tuple(mosk + molo)
-        if self.offers and r.calls == "auto":
-            s, kind = self.offers[0]
-            self.offer_i = len(self.offers)
-            self.current_player = s
-            self._lay_lead(s, hands[s], kind + 1)
-            return
+        if cap == HAND and r.calls == "auto":
+            mosk = [s for s in holders if call_kind(hands[s]) == MOSKVA]
+            molo = [s for s in holders if call_kind(hands[s]) == MOLODKA]
+            if mosk or molo:  # the holder first in precedence always calls (C3.5)
+                s, kind = (mosk[0], MOSKVA) if mosk else (molo[0], MOLODKA)
+                self.current_player = s
+                self.events.append(("call", s, KIND_NAMES[kind], None))
+                self._lay_lead(s, hands[s], kind + 1)
+                return
+        if cap == HAND and r.calls == "offer":
+            self.offers = tuple(holders)  # every holder is asked, whatever it holds
         self._next_offer()
 
     def _next_offer(self) -> None:
-        if self.offer_i < len(self.offers):
+        if self.offer_i < len(self.offers) and self.standing_call() != MOSKVA:
             self.phase = PH_CALL
-            self.current_player = self.offers[self.offer_i][0]
+            self.current_player = self.offers[self.offer_i]
             self.sets = ()
+            return
+        self.offer_i = len(self.offers)
+        if self.calls_made:  # the standing call leads its four (C3.5)
+            s, kind = self.calls_made[-1]
+            self.current_player = s
+            self._lay_lead(s, self.hands[s], kind + 1)
             return
         self.phase = PH_LEAD
         self.current_player = self.leader
@@ -654,6 +671,8 @@ class SixOfSpadesState(State):
         self.oi = 0
         self.offers = ()
         self.offer_i = 0
+        self.calls_made = ()
+        self.events.append(("lead", p, card_list(m), None))
         self._begin_answer()
 
     def _begin_answer(self) -> None:
@@ -675,11 +694,13 @@ class SixOfSpadesState(State):
         """Seed 5 / C3.3: on top when it beats every top card one for one, else face down."""
         self.hands[p] &= ~m
         if up:
+            self.events.append(("beat", p, card_list(m), None))
             self.round_up[p] = m
             self.top = m
             self.tops = _sorted_tops(m, BEATEN_BY[self.trump_suit])
             self.top_seat = p
         else:
+            self.events.append(("down", p, m.bit_count(), card_list(m)))
             self.round_down[p] = m
             self.down_by[p] |= m
             if p == self.trump_by:
@@ -705,6 +726,7 @@ class SixOfSpadesState(State):
         self.taken_up[side] |= up
         self.tricks[side] += 1
         self.last_taker = t
+        self.events.append(("trick", t, None, None))
         self._refill(t)
         self._start_round(t)
 
@@ -736,7 +758,6 @@ class SixOfSpadesState(State):
         pts, pen = self.deal_penalties()
         playing = [sd for sd in range(ns) if self.in_match[sd]]
         written = self.ledger.settle({sd: pen[sd] for sd in playing if pen[sd]})
-        self.deals_played += 1
         scores = self.ledger.scores
         reached = [sd for sd in playing if scores[sd] >= r.target]
         out = []
@@ -752,22 +773,26 @@ class SixOfSpadesState(State):
                 out = reached
         for sd in out:
             self.in_match[sd] = False
-            self.out_deal[sd] = self.deals_played
-        seat_points = [-written.get(r.side_of(s), 0) for s in range(r.num_players)]
-        self.last_result = {
-            "deal": self.deals_played,
-            "seat_points": seat_points,
-            "side_points": pts,
-            "tricks": self.tricks[:],
-            "penalties": [written.get(sd, 0) for sd in range(ns)],
+            self.out_deal[sd] = self.deals_played + 1
+        most = max(pts[sd] for sd in playing)
+        top = [sd for sd in playing if pts[sd] == most]
+        self._deal_over({
+            "ended_by": "played",
+            "eggs": False,
+            "winners": top if len(top) == 1 else [],
+            "losers": [sd for sd in playing if written.get(sd, 0)],
+            "written": [written.get(sd, 0) for sd in range(ns)],
             "scores": scores[:],
+            "seat_points": [-written.get(r.side_of(s), 0) for s in range(r.num_players)],
+            "points": pts,
+            "tricks": self.tricks[:],
             "trump": SUITS[self.trump_suit],
             "trump_card": card_str(self.trump_card),
             "last_taker": self.last_taker,
             "lone_take": self.lone_take,
-            "went_out": out,
+            "out": out,
             "all_reached_target": together,
-        }
+        })
         remaining = [sd for sd in range(ns) if self.in_match[sd]]
         if len(remaining) <= 1:
             self._end_match("last_side_left")
@@ -779,32 +804,29 @@ class SixOfSpadesState(State):
             self.dealer = self._next_in_deal(self.dealer)
             self._start_deal()
 
-    def _finish(self, side_place: list, reason: str, winners: list, goats: list) -> None:
+    def _finish(self, side_place: list, reason: str, losers: list | None = None) -> None:
+        """The match result (:mod:`kozel_env.core.results`): winners are the first place, losers the last;
+        if every side shares the first place nobody wins or loses. Seed 004 and RULES C3 name no goats."""
         r = self.rules
-        n = r.num_players
-        everyone_first = all(pl == 1 for pl in side_place if pl)
-        rets = [0.0] * n
-        if not everyone_first:
-            for s in range(n):
-                sd = r.side_of(s)
-                rets[s] = 1.0 if sd in winners else (-1.0 if sd in goats else 0.0)
-        seats_of = lambda sides: [s for s in range(n) if r.side_of(s) in sides]  # noqa: E731
-        titles = []
-        for s in range(n):
-            sd = r.side_of(s)
-            titles.append("winner" if sd in winners else ("goat" if sd in goats else ""))
+        ns = r.num_sides
+        worst = max(side_place)
+        if worst == 1:
+            winners, losers = [], []
+        else:
+            winners = [sd for sd in range(ns) if side_place[sd] == 1]
+            if losers is None:
+                losers = [sd for sd in range(ns) if side_place[sd] == worst]
         self.match_result = {
-            "reason": reason,
-            "winners": seats_of(winners),
-            "goats": seats_of(goats),
-            "winner_sides": winners,
-            "goat_sides": goats,
-            "side_places": side_place,
-            "places": [side_place[r.side_of(s)] for s in range(n)],
-            "titles": titles,
+            "ended_by": reason,
+            "winners": winners,
+            "losers": losers,
+            "goats": [],
+            "titles": [],
+            "places": side_place,
             "scores": self.ledger.scores[:],
-            "deals_played": self.deals_played,
-            "returns": rets,
+            "deals": self.deals_played,
+            "returns": [1.0 if r.side_of(s) in winners else (-1.0 if r.side_of(s) in losers else 0.0)
+                        for s in range(r.num_players)],
         }
         self.terminal = True
         self.phase = PH_OVER
@@ -824,27 +846,15 @@ class SixOfSpadesState(State):
             return (1, -self.out_deal[sd], scores[sd])
 
         keys = [key(sd) for sd in range(ns)]
-        place = [1 + sum(1 for o in keys if o < keys[sd]) for sd in range(ns)]
-        worst = max(place)
-        winners = [sd for sd in range(ns) if place[sd] == 1]
-        goats = [sd for sd in range(ns) if place[sd] == worst and worst > 1]
-        self._finish(place, reason, winners, goats)
+        self._finish([1 + sum(1 for o in keys if o < keys[sd]) for sd in range(ns)], reason)
 
     def _end_single(self, pen: list, playing: list) -> None:
+        """``single_deal``: the smallest penalty of the deal first; sides not playing it last."""
         ns = self.rules.num_sides
-        lo = min(pen[sd] for sd in playing)
+        place = [1 + sum(1 for o in playing if pen[o] < pen[sd]) if sd in playing else len(playing) + 1
+                 for sd in range(ns)]
         hi = max(pen[sd] for sd in playing)
-        place = [0] * ns
-        for sd in range(ns):
-            if sd in playing:
-                place[sd] = 1 + sum(1 for o in playing if pen[o] < pen[sd])
-            else:
-                place[sd] = len(playing) + 1
-        winners = [sd for sd in playing if pen[sd] == lo]
-        goats = [sd for sd in playing if pen[sd] == hi and hi > lo]
-        if hi == lo:
-            place = [1 if sd in playing else place[sd] for sd in range(ns)]
-        self._finish(place, "single_deal", winners, goats)
+        self._finish(place, "single_deal", [sd for sd in playing if pen[sd] == hi])
 
     # ------------------------------------------------------------------ invariants
     def check_invariants(self) -> None:
@@ -901,9 +911,10 @@ class SixOfSpadesState(State):
             assert p == self.order[self.oi]
         else:
             assert not any(self.round_up) and not any(self.round_down)
-        if self.phase == PH_CALL:
-            s, kind = self.offers[self.offer_i]
-            assert s == p and call_kind(self.hands[p]) == kind
+        if self.phase == PH_CALL:  # every holder is asked, even one that can only pass (C3.5, no leak)
+            assert self.offers[self.offer_i] == p and self.cap == HAND and self.standing_call() != MOSKVA
+            assert self.legal == self._compute_legal() and self.legal >> A_PASS & 1
+            return
         assert self.legal == self._compute_legal() and self.legal & (self.legal - 1), "no real choice"
 
 
@@ -922,6 +933,7 @@ def mask_of_list(cards) -> int:
 class SixOfSpadesGame(Game):
     """Static facts and tables of the six-of-spades engine for one :class:`SixOfSpadesRules`."""
 
+    family = "cards"
     num_actions = NUM_ACTIONS
     state_class = SixOfSpadesState
 
@@ -957,8 +969,10 @@ class SixOfSpadesGame(Game):
             Part("dealer", (n,), f"dealer one-hot; {rel}"),
             Part("leader", (n,), f"the (scheduled) leader of this round; {rel}"),
             Part("last_taker", (n,), f"who took the last trick of this deal; {rel}"),
-            Part("offer", (n, 2), f"call offered now: seat x (Moskva, Molodka); {rel}"),
-            Part("declined", (n, 2), f"calls let go before this lead: seat x (Moskva, Molodka); {rel}"),
+            Part("offer", (n, 2), f"the seat asked now for a call, and the calls it may still make by the call "
+                 f"standing (Moskva, Molodka), whatever it holds; {rel}"),
+            Part("calls", (n, 2), f"calls made before this lead: seat x (Moskva, Molodka); the last one "
+                 f"stands; {rel}"),
             Part("called", (2,), "this round's lead is a Moskva / Molodka call"),
             Part("lead", (NUM_CARDS,), "this round's lead"),
             Part("lead_size", (HAND,), "number of cards led, one-hot 1..4"),
@@ -991,7 +1005,7 @@ class SixOfSpadesGame(Game):
         self._nbytes = (self.obs_spec.size + 7) // 8
         self._okeys = tuple(o[k] for k in (
             "hand", "selected", "phase", "to_act", "seat", "trump_suit", "trump_card", "trump_card_at",
-            "stock", "hand_sizes", "in_deal", "dealer", "leader", "last_taker", "offer", "declined",
+            "stock", "hand_sizes", "in_deal", "dealer", "leader", "last_taker", "offer", "calls",
             "called", "lead", "lead_size", "top", "on_top", "round_up", "round_down", "own_down",
             "taken_known", "took_trick", "taken_unseen", "scores", "sides_in", "deals_played"))
         hidden = sum(p.size for p in self.oracle_spec.parts[:6])
@@ -1000,6 +1014,9 @@ class SixOfSpadesGame(Game):
         self._build_tables()
 
     # ------------------------------------------------------------------ states
+    def setup_checks(self) -> dict:
+        return setup_checks(self.rules)
+
     def new_state(self, seed: int = 0, setup: dict | None = None) -> SixOfSpadesState:
         """A fresh match. ``setup`` (validated, :class:`InvalidOptionError` on bad input) may hold:
 
@@ -1016,38 +1033,26 @@ class SixOfSpadesGame(Game):
         * ``single_deal``: end the episode after the first deal.
         With fewer than four cards in a hand the stock must be empty (C3.4).
         """
-        setup = dict(setup or {})
-        bad = sorted(set(setup) - SixOfSpadesState.SETUP_KEYS)
-        if bad:
-            raise InvalidOptionError(f"unknown setup key(s) {bad}; known: {sorted(SixOfSpadesState.SETUP_KEYS)}")
         r = self.rules
+        setup = check_setup(setup_checks(r), setup, r.name, SixOfSpadesState.SETUP_KEYS)
         n, ns = r.num_players, r.num_sides
         st = SixOfSpadesState.__new__(SixOfSpadesState)
         st.game = self
         st.rules = r
         st.rng = Rng(seed)
-        out = setup.get("out", [])
-        if (not isinstance(out, (list, tuple)) or len(set(out)) != len(out)
-                or not all(_is_int(v) and 0 <= v < ns for v in out) or len(out) > ns - 2):
-            raise InvalidOptionError(f"out must be a list of distinct sides 0..{ns - 1} leaving at least two "
-                                     f"sides in, got {out!r}")
+        st.events = []
+        st.results = ()
+        out = setup.get("out", ())
+        if len(out) > ns - 2:
+            raise InvalidOptionError(f"out={list(out)!r}: at least two sides must still be in the match")
         st.in_match = [sd not in out for sd in range(ns)]
         st.out_deal = [0 if sd in out else -1 for sd in range(ns)]
         scores = setup.get("scores", [0] * ns)
-        if (not isinstance(scores, (list, tuple)) or len(scores) != ns
-                or not all(_is_int(v) and v >= 0 for v in scores)
-                or any(scores[sd] >= r.target for sd in range(ns) if st.in_match[sd])):
-            raise InvalidOptionError(f"scores must be {ns} non-negative ints, below {r.target} for the sides "
-                                     f"still in, got {scores!r}")
+        if any(scores[sd] >= r.target for sd in range(ns) if st.in_match[sd]):
+            raise InvalidOptionError(f"scores={scores!r}: the sides still in must be below the target {r.target}")
         st.ledger = Ledger(self.ledger_rules, scores=list(scores))
-        dp = setup.get("deals_played", 0)
-        if not _is_int(dp) or not 0 <= dp < r.max_deals:
-            raise InvalidOptionError(f"deals_played must be an int in 0..{r.max_deals - 1}, got {dp!r}")
-        st.deals_played = dp
-        single = setup.get("single_deal", False)
-        if not isinstance(single, bool):
-            raise InvalidOptionError(f"single_deal must be True or False, got {single!r}")
-        st.single_deal = single
+        st.deals_played = setup.get("deals_played", 0)
+        st.single_deal = setup.get("single_deal", False)
         st.terminal = False
         st.last_result = None
         st.match_result = None
@@ -1059,8 +1064,8 @@ class SixOfSpadesGame(Game):
         active = [s for s in range(n) if st.in_match[r.side_of(s)]]
         dealer, leader = setup.get("dealer"), setup.get("leader")
         for key, v in (("dealer", dealer), ("leader", leader)):
-            if v is not None and (not _is_int(v) or v not in active):
-                raise InvalidOptionError(f"{key} must be a seat still in the match {active}, got {v!r}")
+            if v is not None and v not in active:
+                raise InvalidOptionError(f"{key}={v!r}: must be a seat still in the match {active}")
         if dealer is None:
             if leader is not None:
                 i = active.index(leader)
@@ -1184,6 +1189,7 @@ class SixOfSpadesGame(Game):
             raise InvalidOptionError("while the stock holds cards every hand holds four (C3.4)")
         if not any(st.hands):
             raise InvalidOptionError("no hand holds a card")
+        st._deal_event()
         st._start_round(leader)
 
     # ------------------------------------------------------------------ observation
@@ -1233,7 +1239,7 @@ class SixOfSpadesGame(Game):
                 tuple(one("on_top", rel[s]) for s in range(n)),
                 (1 << o["trump_card_at"],) + tuple(one("trump_card_at", 1 + rel[s]) for s in range(n)),
                 tuple((one("offer", 2 * rel[s]), one("offer", 2 * rel[s] + 1)) for s in range(n)),
-                tuple((one("declined", 2 * rel[s]), one("declined", 2 * rel[s] + 1)) for s in range(n)),
+                tuple((one("calls", 2 * rel[s]), one("calls", 2 * rel[s] + 1)) for s in range(n)),
             ))
         self._tabs = tuple(tabs)
         self._g_stock = tuple(((1 << c) - 1) << o["stock"] for c in range(self.stock_max + 1))
@@ -1274,12 +1280,12 @@ class SixOfSpadesGame(Game):
             if rdown[p]:
                 x |= rdown[p] << o["own_down"]
         elif ph == PH_CALL:
-            s, kind = st.offers[st.offer_i]
-            x |= offer_t[s][kind]
-            for s, kind in st.offers[:st.offer_i]:
-                x |= decl_t[s][kind]
-        elif ph == PH_LEAD and st.offer_i:
-            for s, kind in st.offers[:st.offer_i]:
+            s = st.offers[st.offer_i]
+            best = st.standing_call()
+            x |= offer_t[s][MOSKVA]
+            if best < 0:
+                x |= offer_t[s][MOLODKA]
+            for s, kind in st.calls_made:
                 x |= decl_t[s][kind]
         mydown = st.down_by[p]
         scores = st.ledger.scores
@@ -1380,11 +1386,10 @@ class SixOfSpadesGame(Game):
                 hand = " ".join("??" for _ in range(st.hands[s].bit_count()))
             lines.append(f"{mark}player_{s}: {hand}")
         if st.phase == PH_CALL:
-            s, kind = st.offers[st.offer_i]
-            lines.append(f"before the lead: player_{s} may call {KIND_NAMES[kind]}")
-        if st.phase <= PH_LEAD and st.offer_i:
-            lines.append("calls let go: " + ", ".join(f"player_{s} ({KIND_NAMES[k]})"
-                                                       for s, k in st.offers[:st.offer_i]))
+            may = "Moskva" if st.standing_call() == MOLODKA else "Moskva or Molodka"
+            lines.append(f"before the lead: player_{st.offers[st.offer_i]} is asked for a call ({may}) or pass")
+        if st.phase == PH_CALL and st.calls_made:
+            lines.append("calls: " + ", ".join(f"player_{s} ({KIND_NAMES[k]})" for s, k in st.calls_made))
         if st.phase == PH_ANSWER:
             call = f" ({KIND_NAMES[st.called - 1]})" if st.called else ""
             parts = [f"player_{st.leader} led {card_list(st.lead)}{call}"]
@@ -1404,8 +1409,8 @@ class SixOfSpadesGame(Game):
                              + (f" + {hidden} face down" if hidden else ""))
         if st.terminal:
             res = st.match_result
-            lines.append(f"match over ({res['reason']}): winners {res['winners']}, goats {res['goats']}, "
-                         f"places {res['places']}")
+            lines.append(f"match over ({res['ended_by']}): winning sides {res['winners']}, losing sides "
+                         f"{res['losers']}, places {res['places']}")
         elif viewer is None or viewer == st.current_player:
             lines.append(f"legal: {' '.join(self.legal_strings(st))}")
         return "\n".join(lines)
@@ -1415,9 +1420,10 @@ class SixOfSpadesGame(Game):
         """Re-deal every card ``player`` has not seen -- other hands, the stock (its order too) and the
         other players' face-down cards (each stays in the same trick pile or round, with the same owner) --
         consistently with the observation: the drawn trump card stays with its drawer (in hand or among the
-        drawer's later face-down cards) unless seen; before a lead, refused offers mean a callable four,
-        the offer order is reproduced exactly (so nobody else holds a call that would have been offered);
-        a seat to move (other than ``player``) keeps a real choice. Uniform by rejection; constructive
+        drawer's later face-down cards) unless seen; before a lead, a seat that called holds that call (a
+        pass says nothing: every holder is asked); with ``calls="auto"`` nobody holds a call when the
+        scheduled leader leads; a seat to move (other than ``player``) outside a call question keeps a real
+        choice (the engine plays forced steps itself). Uniform by rejection; constructive
         proposals where a constraint is rare (not exactly uniform then). The future deals' Rng is re-seeded
         from ``rng``. Not conditioned on: what earlier rounds' offers and refusals said about hands that have
         since changed (that history is not part of the observation either).
@@ -1464,12 +1470,9 @@ class SixOfSpadesGame(Game):
                            if (key[0] == "hand" and key[1] == st.trump_by)
                            or (key[0] == "down" and key[1] == st.trump_by and key[3])]
         pre_lead = st.phase in (PH_CALL, PH_LEAD) and st.cap == HAND and r.calls != "off"
-        required = []
-        if pre_lead:
-            upto = st.offer_i + (1 if st.phase == PH_CALL else 0)
-            required = [(s, kind) for s, kind in st.offers[:upto] if s != player]
+        required = [(s, kind) for s, kind in st.calls_made if s != player] if pre_lead else []
         cp = st.current_player
-        must_choose = cp != player
+        must_choose = cp != player and st.phase != PH_CALL
         pool_cards = bits(pool)
         for attempt in range(600):
             constructive = attempt >= 100
@@ -1579,23 +1582,11 @@ class SixOfSpadesGame(Game):
     def _consistent(self, st, new, player, pre_lead, must_choose) -> bool:
         if pre_lead:
             hands = new.hands
-            mosk, molo = [], []
-            for s in new._clockwise_from(st.sched):
-                kind = call_kind(hands[s])
-                if kind == MOSKVA:
-                    mosk.append((s, MOSKVA))
-                elif kind == MOLODKA:
-                    molo.append((s, MOLODKA))
-            queue = tuple(mosk + molo)
-            if st.phase == PH_CALL:
-                if queue[:st.offer_i + 1] != st.offers[:st.offer_i + 1]:
-                    return False
-            elif self.rules.calls == "auto":
-                if queue:
-                    return False
-            elif queue != st.offers:
+            if self.rules.calls == "auto":
+                if any(call_kind(hands[s]) >= 0 for s in new._clockwise_from(st.sched)):
+                    return False  # the holder of a call would have called (C3.5, calls="auto")
+            elif any(call_kind(hands[s]) != kind for s, kind in st.calls_made):
                 return False
-            new.offers = queue
         new.legal = new._compute_legal()
         if must_choose and not new.legal & (new.legal - 1):
             return False

@@ -25,12 +25,20 @@ class State(ABC):
 
     * ``current_player`` -- seat to act, ``-1`` when terminal.
     * ``terminal`` -- the episode is over.
-    * ``deals_played`` -- number of finished deals (hands, games); the adapter watches it for rewards.
-    * ``last_result`` -- dict describing the last finished deal (``None`` before the first): at least
-      ``"seat_points"``, a list per seat, higher is better for that seat, from which zero-sum per-deal
-      rewards are derived (e.g. minus the penalty written against the seat's side).
-    * ``match_result`` -- dict describing the finished match (``None`` until terminal).
+    * ``deals_played`` -- number of finished deals (hands, games).
+    * ``results`` -- the signal that deals ended: a tuple of every finished deal's result, in order, one
+      entry per deal however many deals one ``apply_action`` (or the set-up) finished. Engines append to it
+      only through :meth:`_deal_over`. The schema of a result is :mod:`kozel_env.core.results`.
+    * ``last_result`` -- ``results[-1]`` (``None`` before the first deal ends).
+    * ``match_result`` -- dict describing the finished match (``None`` until terminal), same module.
+    * ``events`` -- what happened in the last ``apply_action`` (or in ``new_state``), in order, as tuples
+      ``(kind, seat, public, private)``: ``public`` is what every seat sees, ``private`` what only ``seat``
+      (or a spectator) sees; see :mod:`kozel_env.core.events` for the kinds. The match record and the
+      leak tests read them; the rules never do.
     """
+
+    results: tuple = ()
+    events: list
 
     SETUP_KEYS: frozenset = frozenset()
     """Keys ``new_state``'s ``setup`` accepts (``single_deal`` among them)."""
@@ -40,6 +48,15 @@ class State(ABC):
     deals_played: int
     last_result: dict | None
     match_result: dict | None
+
+    def _deal_over(self, result: dict) -> None:
+        """Record a finished deal: the one place where ``deals_played``, ``last_result`` and ``results``
+        change, so that no deal can be lost between two observations."""
+        self.deals_played += 1
+        result["deal"] = self.deals_played
+        self.last_result = result
+        self.results = self.results + (result,)
+        self.events.append(("deal_end", -1, self.deals_played, None))
 
     @abstractmethod
     def legal_actions(self) -> list:
@@ -61,20 +78,41 @@ class State(ABC):
         accounted for exactly once, hand sizes, scores within bounds ...). Used by the conformance fuzzing."""
         ...
 
-    @abstractmethod
     def returns(self) -> list:
-        """Per-seat outcome of the finished episode: +1 winners, -1 losers (goats), 0 otherwise."""
-        ...
+        """Per-seat outcome of the finished episode: +1 winners, -1 losers (goats), 0 otherwise (all 0
+        before the end)."""
+        mr = self.match_result
+        if mr is None:
+            return [0.0] * len(self.rules.sides)
+        return list(mr["returns"])
 
 
 class Game(ABC):
-    """Static facts of one rules engine with one rules config (OpenSpiel's ``GameType``/``Game``)."""
+    """Static facts of one rules engine with one rules config (OpenSpiel's ``GameType``/``Game``).
+
+    ``rules`` is the frozen rules config; it states the sides (``rules.num_sides``, ``rules.side_of(seat)``,
+    ``rules.sides``: the side of each seat), here repeated as attributes."""
 
     name: str
+    family: str
+    """``"dominoes"`` or ``"cards"``."""
     num_players: int
     num_actions: int
     obs_spec: ObsSpec
     oracle_spec: ObsSpec
+    rules: object
+
+    @property
+    def num_sides(self) -> int:
+        return self.rules.num_sides
+
+    @property
+    def sides(self) -> tuple:
+        """``sides[seat]``: the side (pair, or the player alone) the seat plays for."""
+        return self.rules.sides
+
+    def side_of(self, seat: int) -> int:
+        return self.rules.sides[seat]
 
     state_class: type
     """The State subclass; its ``SETUP_KEYS`` are the valid ``reset(options=...)`` keys."""

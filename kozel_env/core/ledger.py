@@ -48,9 +48,11 @@ class LedgerRules:
 
 
 class Ledger:
-    """Mutable match ledger. ``scores[side]`` only ever grows (except the Sea Goat wipe)."""
+    """Mutable match ledger. ``scores[side]`` only ever grows (except the Sea Goat wipe). ``wrote[side]``:
+    the side has written points in this match (a score given at the start counts), which the Sea Goat wipe
+    does not undo (RULES D1.9's naked goats)."""
 
-    __slots__ = ("rules", "scores", "opened", "memory", "eggs", "eggs_streak")
+    __slots__ = ("rules", "scores", "opened", "memory", "eggs", "eggs_streak", "wrote")
 
     def __init__(self, rules: LedgerRules, scores=None, opened=None, memory=None, eggs: int = 0,
                  eggs_streak: int = 0):
@@ -61,6 +63,7 @@ class Ledger:
         self.memory = list(memory) if memory is not None else [0] * n
         self.eggs = int(eggs)
         self.eggs_streak = int(eggs_streak)
+        self.wrote = [s > 0 for s in self.scores]
         if not (len(self.scores) == len(self.opened) == len(self.memory) == n):
             raise ValueError(f"ledger needs {n} sides")
 
@@ -72,6 +75,7 @@ class Ledger:
         c.memory = self.memory[:]
         c.eggs = self.eggs
         c.eggs_streak = self.eggs_streak
+        c.wrote = self.wrote[:]
         return c
 
     @property
@@ -125,12 +129,20 @@ class Ledger:
             if w:
                 self.scores[side] += w
                 self.opened[side] = True
+                self.wrote[side] = True
             written[side] = w
         if mode == "remember":
             for side in range(r.num_sides):
                 if side not in losses:
                     self.memory[side] = 0
         return written
+
+    def add(self, side: int, amount: int) -> None:
+        """Write ``amount`` outside the deal's settlement (beat-or-discard C1.14: 12 to everyone else)."""
+        if amount:
+            self.scores[side] += amount
+            self.opened[side] = True
+            self.wrote[side] = True
 
     def at_target(self) -> list:
         """Sides whose score reached the target (the goats, or in a points-won game the winners)."""

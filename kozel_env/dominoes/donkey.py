@@ -19,9 +19,13 @@ Actions (ids never depend on the seat):
 A move of several doubles (RULES D4.2: 1 to 4 doubles, each at its own end that showed its number at the
 start of the move) is taken as consecutive actions of the same player: after a double, while another double
 of the player's hand fits an end that showed its number when the move began and has had no double in this
-move, the player may lay it (open or closed) or say "done"; when nothing can be added (or ``max_doubles``
-is reached, or the hand is empty) the move ends by itself. Every combination of doubles, ends and open/closed
-choices, and every choice of which double is the house (the first one laid, D4.2), is reachable.
+move, the player may lay it (open or closed) or say "done". The player is asked whenever the *table* cannot
+rule another double out -- an end that showed its number at the start of the move, took no double in it, and
+whose double is not on the table -- even when its own hand holds none of them (then "done" is its only
+move): so whether a move goes on never tells the other seats what the mover holds. The move ends by itself
+only when that is public: ``max_doubles`` reached, the hand empty, or no such end left. Every combination of
+doubles, ends and open/closed choices, and every choice of which double is the house (the first one laid,
+D4.2), is reachable.
 """
 from __future__ import annotations
 
@@ -65,6 +69,11 @@ class DonkeyState(DominoesState):
         return c
 
     # ------------------------------------------------------------------ moves
+    def turn_requires(self) -> int:
+        """In the middle of a move of doubles the mover is asked whatever it holds (see the module
+        docstring): nothing is learnt about its hand."""
+        return 0 if self.move_slots else self.fit_mask()
+
     def fit_mask(self) -> int:
         """Tiles the seat to move could lay now: at the open ends (dead ends take nothing, RULES D4.3), or,
         in the middle of a move of doubles, the doubles that may still join it (RULES D4.2)."""
@@ -217,11 +226,13 @@ class DonkeyState(DominoesState):
         if double and self.played != bit and r.max_doubles > 1 and self.hands[p]:
             ms = (self.move_slots if continuing else start_open) & ~(1 << slot)
             if len(self.last_move) < r.max_doubles:
-                h = self.hands[p]
+                played = self.played
                 for s in bits(ms):
                     w = self.ends[s]
-                    if w < 7 and h >> DOUBLE[w] & 1:
-                        self.move_slots = ms  # the move may go on (RULES D4.2)
+                    if w < 7 and not played >> DOUBLE[w] & 1:
+                        # RULES D4.2: the move may go on; asked whether or not the hand holds that double,
+                        # so the turn order shows nothing hidden
+                        self.move_slots = ms
                         return
         self.move_slots = 0
         self._after_move(p)
@@ -235,7 +246,9 @@ class DonkeyState(DominoesState):
             assert self.played & sum(1 << d for d in DOUBLE), "a house without a double"
         if self.move_slots and not self.terminal:
             assert self.last_move and all(IS_DOUBLE[t] for t in self.last_move)
-            assert DONE in self.legal_actions() and len(self.legal_actions()) > 1
+            assert DONE in self.legal_actions()
+            assert any(self.ends[s] < 7 and not self.played >> DOUBLE[self.ends[s]] & 1
+                       for s in bits(self.move_slots)), "a move of doubles pending where none can join"
 
 
 class DonkeyGame(DominoesGame):
@@ -262,7 +275,8 @@ class DonkeyGame(DominoesGame):
             Part("move_tiles", (NUM_TILES,), "the doubles laid so far in the move being made (RULES D4.2); "
                  "all 0 when no move of doubles is pending"),
             Part("move_slots", (E,), "end slots L R U D where the move being made may still add a double "
-                 "(they showed their number when the move began and took no double in it)"),
+                 "(they showed their number when the move began and took no double in it); public: the mover "
+                 "is asked whether or not it holds such a double"),
         ]
 
     def _extra_bytes(self, st: DonkeyState, player: int) -> bytes:

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from ..core.bits import bits
 from ..core.errors import InvalidOptionError, KozelError
-from ..core.ledger import Ledger
-from ..core.rng import Rng
 from ..core.game import State
+from ..core.ledger import Ledger
+from ..core.options import Bool, Bools, Int, Ints, Text, Texts, check_setup
+from ..core.rng import Rng
 from . import knowledge
 from .rules import DominoesRules
 from .tiles import (ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, IS_DOUBLE, LOW, NUM_TILES, OTHER, SUIT,
-                    TILE_ID, parse_tiles, pip_total, tile_str)
+                    TILE_ID, parse_tiles, pip_total, tile_str, tiles_str)
 
 DEAD = 7
 """End value of a closed (dead) end."""
@@ -35,6 +36,28 @@ SUITX = SUIT + (0, 0)
 DOUBLE_PAIRS = tuple((a, b) for a in range(7) for b in range(a + 1, 7))
 PAIR_INDEX = {p: i for i, p in enumerate(DOUBLE_PAIRS)}
 T00, T11, T66 = TILE_ID[(0, 0)], TILE_ID[(1, 1)], TILE_ID[(6, 6)]
+
+
+def setup_checks(rules: DominoesRules) -> dict:
+    """The ``reset(options=...)`` keys these rules accept, each with what it allows (one home:
+    :mod:`kozel_env.core.options`); the consistency of the whole set-up is checked by the state."""
+    n, s = rules.num_players, rules.num_sides
+    checks = {
+        "hands": Texts(n, "tile strings like '00 13 46 ...'"),
+        "first_deal": Bool(),
+        "leader": Int(0, n - 1),
+        "scores": Ints(s, 0, rules.target - 1, as_list=True),
+        "single_deal": Bool(),
+    }
+    if rules.threshold_mode in ("open", "shared"):
+        checks["opened"] = Bools(s)
+    if rules.threshold_mode in ("remember", "accumulate"):
+        checks["memory"] = Ints(s, 0, max(rules.threshold - 1, 0), as_list=True)
+    if rules.eggs_carry:
+        checks["eggs"] = Int(0, 4 * rules.target)  # the observation shows eggs / target in 0..4
+    if rules.draw != "none":
+        checks["stock"] = Text("the stock's tiles in draw order, e.g. '35 00 16 ...'")
+    return checks
 
 
 def needs_redeal(hand: int) -> bool:
@@ -48,39 +71,31 @@ class DominoesState(State):
     __slots__ = ("rules", "rng", "hands", "stock", "played", "played_by", "ends", "knocks", "drawn",
                  "current_player", "terminal", "leader", "lead_mask", "first_deal", "last_mover",
                  "last_move", "ledger", "deals_played", "last_result", "match_result", "single_deal",
-                 "events", "lead_tile", "lack", "stock_order", "tracks", "fresh")
+                 "events", "lead_tile", "lack", "stock_order", "tracks", "fresh", "results")
     SETUP_KEYS = frozenset({"hands", "leader", "first_deal", "scores", "opened", "eggs", "memory",
                             "single_deal", "stock"})
 
     # ------------------------------------------------------------------ set-up
     def __init__(self, rules: DominoesRules, seed: int, setup: dict | None = None):
-        setup = dict(setup or {})
+        setup = check_setup(setup_checks(rules), setup, rules.name, self.SETUP_KEYS)
         self.rules = rules
         self.rng = Rng(seed)
         n = rules.num_players
-        bad = sorted(set(setup) - self.SETUP_KEYS)
-        if bad:
-            raise InvalidOptionError(f"unknown reset option(s) {bad}; known: {sorted(self.SETUP_KEYS)}")
         ns = rules.num_sides
-        scores = _int_list(setup.get("scores", [0] * ns), ns, "scores")
-        opened = setup.get("opened")
-        if opened is not None:
-            opened = [bool(x) for x in _list(opened, ns, "opened")]
-        memory = _int_list(setup.get("memory", [0] * ns), ns, "memory")
+        scores = setup.get("scores", [0] * ns)
+        memory = setup.get("memory", [0] * ns)
         eggs = setup.get("eggs", 0)
-        if not isinstance(eggs, int) or eggs < 0:
-            raise InvalidOptionError(f"eggs must be a non-negative int, got {eggs!r}")
-        if any(s >= rules.target for s in scores):
-            raise InvalidOptionError(f"scores {scores} already reach the target {rules.target}")
-        if rules.threshold_mode == "shared" and sum(1 for s in scores if s) > 1:
-            raise InvalidOptionError(f"scores {scores}: with one score for both (RULES D3.2) only one side "
+        opened = setup.get("opened")
+        if opened is not None and opened != [v > 0 for v in scores]:
+            raise InvalidOptionError(f"opened={opened!r} contradicts scores={scores!r}: a side's scoring is open "
+                                     "exactly when it has points (RULES D1.7, D3.2)")
+        if rules.threshold_mode == "shared" and sum(1 for v in scores if v) > 1:
+            raise InvalidOptionError(f"scores={scores!r}: with one score for both (RULES D3.2) only one side "
                                      "may have points")
         self.ledger = Ledger(rules.ledger_rules(), scores, opened, memory, eggs)
-        self.first_deal = bool(setup.get("first_deal", True))
-        self.single_deal = bool(setup.get("single_deal", False))
+        self.first_deal = setup.get("first_deal", True)
+        self.single_deal = setup.get("single_deal", False)
         leader = setup.get("leader")
-        if leader is not None and (not isinstance(leader, int) or not 0 <= leader < n):
-            raise InvalidOptionError(f"leader must be a seat 0..{n - 1}, got {leader!r}")
         if leader is not None and self.first_deal:
             raise InvalidOptionError("leader is set by the opening rule in the first deal; "
                                      "pass first_deal=False to choose the leader")
@@ -88,6 +103,7 @@ class DominoesState(State):
         self.deals_played = 0
         self.last_result = None
         self.match_result = None
+        self.results = ()
         self.terminal = False
         self.events = []
         # Hidden-hand bookkeeping (kozel_env.dominoes.knowledge) for the stock games and the openings that
@@ -120,6 +136,12 @@ class DominoesState(State):
                                          f"{tile_str((m & seen).bit_length() - 1)}")
             seen |= m
             masks.append(m)
+        if r.redeal:
+            for seat, m in enumerate(masks):
+                if needs_redeal(m):
+                    raise InvalidOptionError(f"hands[{seat}] ({tiles_str(m)}) holds five doubles or six "
+                                             "tiles of one number: RULES D1.6 redeals such a deal, so it never "
+                                             "starts a deal; pass redeal=False to play it")
         return masks
 
     def _parse_stock(self, order, hands) -> tuple:
@@ -127,9 +149,8 @@ class DominoesState(State):
         if hands is None:
             raise InvalidOptionError("the stock option needs the hands option")
         try:
-            tiles = [parse_tiles(tok) for tok in (order.replace(",", " ").split() if isinstance(order, str)
-                                                   else list(order))]
-        except (KozelError, AttributeError, TypeError) as e:
+            tiles = [parse_tiles(tok) for tok in order.replace(",", " ").split()]
+        except KozelError as e:
             raise InvalidOptionError(f"stock: {e}") from None
         dealt = 0
         for h in hands:
@@ -159,7 +180,7 @@ class DominoesState(State):
                 deal, hands = hands, None
             if not (r.redeal and any(needs_redeal(h) for h in deal)):
                 break
-            self.events.append(("redeal",))
+            self.events.append(("redeal", -1, None, {"hands": [tiles_str(h) for h in deal]}))
             order = None
         self.hands = deal
         self.stock_order = order or None
@@ -183,6 +204,9 @@ class DominoesState(State):
             self.leader = self.last_mover
             self.lead_mask = ALL_TILES
         self.current_player = self.leader
+        stock = [tile_str(t) for t in order] if order else None
+        self.events.append(("deal", -1, {"leader": self.leader, "first_deal": self.first_deal},
+                            {"hands": [tiles_str(h) for h in deal], "stock": stock}))
 
     @property
     def num_slots(self) -> int:
@@ -215,8 +239,9 @@ class DominoesState(State):
         c.deals_played = self.deals_played
         c.last_result = self.last_result
         c.match_result = self.match_result
+        c.results = self.results
         c.single_deal = self.single_deal
-        c.events = self.events[:]
+        c.events = []
         c.lead_tile = self.lead_tile
         c.lack = self.lack[:]
         c.stock_order = self.stock_order
@@ -231,6 +256,11 @@ class DominoesState(State):
         for v in self.ends:
             m |= SUITX[v]
         return m
+
+    def turn_requires(self) -> int:
+        """Tiles of which the seat to move must hold one for it to be asked now (it was not skipped by a
+        knock, RULES D1.3): public knowledge that ``sample_consistent`` keeps."""
+        return self.fit_mask()
 
     def legal_actions(self) -> list:
         """Must play (seed 000 §5): every placement of a fitting tile, plus the two-doubles move (D1.2).
@@ -335,7 +365,7 @@ class DominoesState(State):
             self.knocks[q] |= open_numbers
             if self.tracks:
                 self.lack[q] = knowledge.ban(self.lack[q], fit)
-            self.events.append(("knock", q))
+            self.events.append(("knock", q, None, None))
         self._end_deal("fish", p)
 
     def _draw_limit(self):
@@ -366,7 +396,7 @@ class DominoesState(State):
             stock ^= bit
             hand |= bit
             left -= 1
-            events.append(("draw", q))
+            events.append(("draw", q, None, tile_str(t)))
             if fit & bit:
                 found = True
                 break
@@ -427,27 +457,25 @@ class DominoesState(State):
                 raw = {s: v + (self.ledger.eggs if v == top else 0) for s, v in losses.items()}
                 self.ledger.eggs = 0
             written = self.ledger.settle(raw)
-        self.deals_played += 1
         seat_points = [-written.get(side_of(seat), 0) for seat in range(n)]
-        self.last_result = {
-            "deal": self.deals_played,
+        eggs = not losses and not instant
+        self._deal_over({
             "ended_by": how,
-            "went_out" if how == "out" else "fisher": mover,
-            "final_move": [tile_str(t) for t in self.last_move],
-            "hands": [" ".join(tile_str(t) for t in bits(h)) for h in self.hands],
-            "hand_totals": totals,
-            "deal_winners": winners,
-            "eggs": not losses and not instant,
-            "eggs_carried_in": eggs_before,
-            "eggs_carried_out": self.ledger.eggs,
-            "amounts": {s: losses[s] for s in losses},
-            "written": written,
+            "eggs": eggs,
+            "winners": [] if eggs else sorted(winners),
+            "losers": sorted(s for s in sides if s not in winners),
+            "written": [written.get(s, 0) for s in sides],
             "scores": self.ledger.scores[:],
             "seat_points": seat_points,
-        }
-        if instant:
-            self.last_result["instant_win"] = True
-        self.events.append(("deal_end", how, mover))
+            "last_mover": mover,
+            "final_move": [tile_str(t) for t in self.last_move],
+            "hands": [tiles_str(h) for h in self.hands],
+            "hand_totals": totals,
+            "amounts": [losses.get(s, 0) for s in sides],
+            "eggs_carried_in": eggs_before,
+            "eggs_carried_out": self.ledger.eggs,
+            "instant_win": instant,
+        })
         self.first_deal = False
         if r.next_leader == "winner":  # RULES D5.2: the winner of the hand leads the next one
             for i in range(n):
@@ -466,32 +494,45 @@ class DominoesState(State):
 
     def _end_match(self, goats: list, instant: bool = False) -> None:
         """Goats at the target (seed 000 §8, RULES D1.9; ties RULES D2.6) and the titles; ``instant``: the
-        match was won at once by going out on ``00`` (RULES D3.3), ``goats`` are the other side(s)."""
+        match was won at once by going out on ``00`` (RULES D3.3), ``goats`` are the other side(s).
+        A single-deal episode that reached no target reports the deal's winners and losers, no goats."""
         r = self.rules
+        ns = r.num_sides
         scores = self.ledger.scores
+        res = self.last_result
         if goats:
             top = max(scores[s] for s in goats)
             goats = [s for s in goats if scores[s] == top]
-        others = [s for s in range(r.num_sides) if s not in goats]
-        # Pairs: the other pair wins. Every man for himself: the fewest points win (RULES D2.6 places).
-        winners = others if r.pairs else [s for s in others if scores[s] == min(scores[o] for o in others)]
-        if not goats:  # single-deal episode that reached no target: the deal decides
-            winners = self.last_result["deal_winners"]
-            goats = [s for s in range(r.num_sides) if s not in winners and not self.last_result["eggs"]]
-        order = sorted(range(r.num_sides), key=lambda s: scores[s])
+            others = [s for s in range(ns) if s not in goats]
+            # Pairs: the other pair wins. Every man for himself: the fewest points win (RULES D2.6).
+            winners = others if r.pairs else [s for s in others if scores[s] == min(scores[o] for o in others)]
+            losers = goats
+            # RULES D2.6: places by points, fewer is better, equal points share; goats last.
+            key = [(s in goats, scores[s]) for s in range(ns)]
+            ended_by = "instant_win" if instant else "target"
+            titles = [r.goat_title]
+            if "naked_goats" in r.titles and not any(self.ledger.wrote[s] for s in winners):
+                titles.append("naked_goats")  # RULES D1.9: the winners wrote nothing in the whole match
+            if "bald_goats" in r.titles and res["ended_by"] == "out" and T00 in self.last_move:
+                titles.append("bald_goats")  # RULES D1.9: ended by going out, 00 in the final move
+        else:  # single-deal episode that reached no target: the deal decides
+            winners, losers = res["winners"], res["losers"]
+            key = [(s not in winners, res["amounts"][s]) for s in range(ns)]
+            ended_by, titles = "single_deal", []
+        places = [1 + sum(1 for o in key if o < key[s]) for s in range(ns)]
+        side_of = r.side_of
         self.match_result = {
+            "ended_by": ended_by,
+            "winners": sorted(winners),
+            "losers": sorted(losers),
+            "goats": sorted(goats),
+            "titles": sorted(titles),
+            "places": places,
             "scores": scores[:],
-            "goats": goats,
-            "winners": winners,
-            "places": order,
-            "naked_goats": bool(goats) and all(scores[s] == 0 for s in winners),
-            "bald_goats": bool(goats) and self.last_result["ended_by"] == "out" and T00 in self.last_move,
             "deals": self.deals_played,
+            "returns": [1.0 if side_of(q) in winners else (-1.0 if side_of(q) in losers else 0.0)
+                        for q in range(r.num_players)],
         }
-        if instant:
-            self.match_result["instant_win"] = True
-        if not r.pairs:  # RULES D2.6: places by points, fewer is better; equal points share a place
-            self.match_result["place"] = [1 + sum(1 for o in scores if o < scores[s]) for s in range(r.num_sides)]
         self.terminal = True
         self.current_player = -1
 
@@ -524,28 +565,3 @@ class DominoesState(State):
         else:
             assert all(s < self.rules.target for s in self.ledger.scores)
             assert self.legal_actions(), "the seat to move has no legal move"
-
-    def returns(self) -> list:
-        """+1 for the seats of the winning side(s), -1 for the goats, 0 otherwise (and before the end)."""
-        if not self.terminal:
-            return [0.0] * self.rules.num_players
-        res = self.match_result
-        side_of = self.rules.side_of
-        out = []
-        for seat in range(self.rules.num_players):
-            s = side_of(seat)
-            out.append(-1.0 if s in res["goats"] else (1.0 if s in res["winners"] else 0.0))
-        return out
-
-
-def _list(x, n, name):
-    if not isinstance(x, (list, tuple)) or len(x) != n:
-        raise InvalidOptionError(f"{name} must be a list of {n} values, got {x!r}")
-    return list(x)
-
-
-def _int_list(x, n, name):
-    x = _list(x, n, name)
-    if not all(isinstance(v, int) and v >= 0 for v in x):
-        raise InvalidOptionError(f"{name} must hold non-negative ints, got {x!r}")
-    return x

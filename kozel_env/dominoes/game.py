@@ -21,7 +21,7 @@ from ..core.rng import Rng
 from ..core.spec import (BITS7, BITS14, FLOAT_BYTES, ObsSpec, Part, floats_from_bytes, onehot_bytes,
                          unpack_masks)
 from . import knowledge
-from .engine import DEAD, DOUBLE_PAIRS, NONE, PAIR_INDEX, DominoesState, needs_redeal
+from .engine import DEAD, DOUBLE_PAIRS, NONE, PAIR_INDEX, DominoesState, needs_redeal, setup_checks
 from .rules import DominoesRules
 from .tiles import ALL_TILES, DOUBLE, NUM_TILES, SUIT, TILE_ID, tile_str, tiles_str
 
@@ -35,6 +35,7 @@ _PAIR = re.compile(r"^(\d\d)\+(\d\d)$")
 
 
 class DominoesGame(Game):
+    family = "dominoes"
     state_class = DominoesState
     num_slots = 2
     """End slots of the line (4 in Donkey, :mod:`kozel_env.dominoes.donkey`)."""
@@ -119,6 +120,10 @@ class DominoesGame(Game):
         assert self._nbits == sum(p.size for p in bit_parts)
 
     # ------------------------------------------------------------------ engine entry points
+    def setup_checks(self) -> dict:
+        """``reset(options=...)`` keys these rules accept, with what each allows."""
+        return setup_checks(self.rules)
+
     def new_state(self, seed: int, setup: dict | None = None) -> DominoesState:
         return self.state_class(self.rules, seed, setup)
 
@@ -289,13 +294,20 @@ class DominoesGame(Game):
             counts[st.leader] -= 1
         require = None
         cp = st.current_player
-        if st.played and cp >= 0 and cp != player:
-            require = {cp: st.fit_mask()}  # the seat to move was not skipped: it holds a fitting tile
+        need = st.turn_requires()
+        if st.played and cp >= 0 and cp != player and need:
+            require = {cp: need}  # the seat to move was not skipped: it holds a fitting tile (RULES D1.3)
         # knowledge.deal: rejection sampling, then a matching that cannot blow up when the seat to move must
-        # hold the one fitting tile left in the pool.
-        deal = knowledge.deal(pool, counts, allowed, rng, require=require)
-        if forced:
-            deal[st.leader] |= forced
+        # hold the one fitting tile left in the pool. A deal the rules would have thrown in (RULES D1.6) never
+        # happened: each seat's dealt hand is its hand plus the tiles it played this deal.
+        for _ in range(100_000):
+            deal = knowledge.deal(pool, counts, allowed, rng, require=require)
+            if forced:
+                deal[st.leader] |= forced
+            if not (self.rules.redeal and any(needs_redeal(deal[q] | st.played_by[q]) for q in counts if q >= 0)):
+                break
+        else:  # pragma: no cover - the true deal is consistent, so this needs astronomically bad luck
+            raise KozelError("sample_consistent found no deal the redeal rule allows")
         new = st.clone()
         for q in range(n):
             if q != player:
