@@ -294,7 +294,7 @@ class Strategy(ViewStrategy):
         res = state.last_result
         pts = res["seat_points"]
         r = self.rules
-        sp = res.get("side_points")
+        sp = res["points"]  # the eyes each side took in the deal (RULES C)
         v = pts[seat] - sum(pts) / len(pts)
         if sp:
             v += 0.02 * (sp[r.side_of(seat)] - sum(sp) / len(sp))

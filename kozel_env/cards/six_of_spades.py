@@ -51,8 +51,8 @@ A lead or an answer is a *set* of cards, built one card at a time and then confi
 3. ``lead`` is offered as soon as the chosen cards form a legal lead; ``beat`` when the chosen answer is
    complete and beats the top cards; ``down`` when it is complete (and, with ``may_decline_beat=False``,
    does not beat). When only one action is legal the engine takes it itself (a one-card hand, a hand
-   that must be answered whole, a complete answer that cannot beat), so ``current_player`` always has a
-   real choice.
+   that must be answered whole, a complete answer that cannot beat), so ``current_player`` has a real
+   choice -- except a call question (see "Calls" below), which every holder gets even with only "pass".
 
 The chosen-but-unconfirmed cards stay in the hand and are shown only to their owner (``selected``); the
 table sees the set when it is laid.
@@ -93,7 +93,7 @@ The observation (:attr:`SixOfSpadesGame.obs_spec`, relative to the observer: sea
 1 = next clockwise, ...; side offset 0 = the observer's side) is one flat float32 vector of 0/1 features
 built as one Python integer (per-observer bit tables) and unpacked by a byte lookup table. It shows
 face-up cards only: face-down cards are known to their owner alone (the taker never sees them); the
-trump card is public (and who drew it); calls, offers and refusals are public.
+trump card is public (and who drew it); calls are public; being asked for a call, or passing, says nothing.
 """
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ config stores tuples) when it is given, before anything changes; a bad one raise
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -239,7 +240,7 @@ class RulesBase:
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.pairs else seat
 
-    @property
+    @cached_property
     def sides(self) -> tuple:
         return tuple(self.side_of(q) for q in range(self.num_players))
 

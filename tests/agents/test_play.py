@@ -37,7 +37,7 @@ def test_bad_entries_get_a_message_and_the_legal_moves():
                print_fn=s.print)
     assert "not accepted: move 'XX': not a move" in s.text and "legal moves:" in s.text
     assert "not accepted: move '99'" in s.text
-    assert res["reason"] == "single_deal"
+    assert res["ended_by"] == "single_deal"
     assert "== deal 1 over" in s.text
 
 

@@ -19,7 +19,7 @@ from kozel_env.cards.deck import DIAMONDS, FULL_DECK, SUIT_MASK, parse_card, par
 from kozel_env.core.bits import bits
 from kozel_env.core.rng import Rng
 
-from .test_beat_or_discard_rules import CLAIM_HANDS, EXAMPLE, do, new, rule_beats
+from .test_beat_or_discard_rules import CLAIM_HANDS, EXAMPLE, NO_CLAIM3, do, endgame, new, rule_beats, skip_claims
 
 CONFIGS = {
     "pairs6": {},
@@ -133,12 +133,21 @@ def test_claim_phase_offers_exactly_claim_or_pass():
     assert st.phase == PH_CLAIM and st.legal_actions() == [A_PASS, A_CLAIM]
 
 
-def test_forced_steps_are_played_automatically():
+def test_forced_steps_are_played_automatically_except_claim_questions_the_table_sees():
+    """A single legal action is played by itself, except a claim question (C1.13) that public counts
+    allow: that seat is asked even when it can only pass, so being asked tells the table nothing."""
+    single = 0
     for cfg in IDS:
         for st in positions(GAMES[cfg], 3, 150):
             if not st.terminal:
                 m = st.legal_mask()
-                assert m & (m - 1), "the seat to move has a single legal action"
+                if not m & (m - 1):
+                    single += 1
+                    assert st.public_ask() and m == 1 << A_PASS, "a forced step was not played by itself"
+                    assert st.phase == PH_CLAIM or (st.phase == PH_ANSWER
+                                                    and st.claim_possible(st.current_player))
+                    assert not st.claimable(st.current_player)
+    assert single > 0  # such questions do occur in random play
 
 
 # ------------------------------------------------------------------ fuzzing and invariants
@@ -172,13 +181,15 @@ def test_random_play_keeps_invariants_and_ends_when_the_rules_say(cfg):
         mr = st.match_result
         assert steps > 20 and mr is not None and st.current_player == -1
         sc = st.ledger.scores
-        if r.pairs:  # C1.17 (or C1.14): the goats' side at 12 or more, the winners' below
-            assert mr["reason"] in ("goat", "four_aces", "four_sixes")
-            assert all(sc[q % 2] >= 12 for q in mr["goats"]) and all(sc[q % 2] < 12 for q in mr["winners"])
+        if r.pairs:  # C1.17 (or C1.14): the goats' side at 12 or more, the winners' below (sides: pairs)
+            assert mr["ended_by"] in ("target", "four_aces", "four_sixes")
+            assert all(sc[s] >= 12 for s in mr["goats"]) and all(sc[s] < 12 for s in mr["winners"])
+            assert len(mr["winners"]) == 1 and mr["goats"] == [1 - mr["winners"][0]]
         else:  # C1.16: everyone but the winner is out
             (w,) = mr["winners"]
             assert all(sc[q] >= 12 for q in range(r.num_players) if q != w)
-        assert st.returns() == [1.0 if q in mr["winners"] else -1.0 if q in mr["goats"] else 0.0
+        side = game.side_of
+        assert st.returns() == [1.0 if side(q) in mr["winners"] else -1.0 if side(q) in mr["goats"] else 0.0
                                 for q in range(r.num_players)]
 
 
@@ -256,7 +267,7 @@ def test_sample_consistent_keeps_every_seats_observation(cfg):
 
 
 def _after_discard():
-    st = new(EXAMPLE, seed=3)
+    st = skip_claims(new(EXAMPLE, seed=3))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")
     return st
@@ -278,7 +289,7 @@ def test_leak_discard_known_to_its_owner_only():
         assert o1.tdn[1] == st.tdn[1] and np.array_equal(game.observe(o1, 1), mine1)
     assert len(seen) > 20  # seat 1's face-down cards really are re-dealt for seat 0
     # two different discards of seat 1 look the same to seat 0
-    st2 = new(EXAMPLE, seed=3)
+    st2 = skip_claims(new(EXAMPLE, seed=3))
     do(st2, 0, "7C 9C lead")
     do(st2, 1, "AC QH discard")
     assert np.array_equal(game.observe(st2, 0), mine0)
@@ -287,13 +298,13 @@ def test_leak_discard_known_to_its_owner_only():
 
 def test_leak_equalising_cards_in_a_trick_known_to_their_owner():
     game = BeatOrDiscardGame()
-    hands = ["6D 6C 7C 8C 6S 7S", "AD 7H 8H 9H 8S 9S", "7D 8D JS QS KS 9C", "TC QC KC 6H JH QH"]
-    st = new(hands, leader=1)
-    do(st, 1, "AD lead")
-    do(st, 2, "9C discard")
+    st = endgame(NO_CLAIM3, leader=1)  # three cards each: no claim keeps the round alive (C1.7, C1.13)
+    do(st, 1, "AD lead")  # nobody can beat: seat 1 takes, the others equalise down to its two cards
+    assert st.phase == PH_EQUALISE and st.current_player == 2
+    do(st, 2, "JS discard")
     v2 = game.obs_spec.view(game.observe(st, 2))
     v3 = game.obs_spec.view(game.observe(st, 3))
-    c = parse_card("9C")
+    c = parse_card("JS")
     assert v2["pile_seen"][1][c] == 1 and v3["pile_seen"][0][c] == 0  # seat 1's pair's pile
     rng = Rng(2)
     where = set()
@@ -310,15 +321,19 @@ def test_leak_claim_number_kept_suit_resampled():
     st = new(CLAIM_HANDS, seed=2)
     do(st, 1, "claim 4")  # seat 1: four spades; seat 2 is asked next
     rng = Rng(3)
-    suits = set()
+    suits, can = set(), set()
     for _ in range(80):
         o = game.sample_consistent(st, 0, rng)
         o.check_invariants()
         assert longest_suit(o.holding(1)) == 4  # C1.13: exactly N, never more
         assert np.array_equal(game.observe(o, 0), game.observe(st, 0))
-        assert o.current_player == 2 and o.claimable(2)  # seat 2 still has a real choice
+        # seat 2 is asked because its six cards could outbid 4 (public), not because it holds five of a suit
+        assert o.current_player == 2 and o.claim_possible(2)
+        can.add(o.claimable(2))
         suits.add(max(range(4), key=lambda s: (o.hands[1] & SUIT_MASK[s]).bit_count()))
     assert len(suits) >= 3
+    # seat 2 can claim 5 in truth, yet the samples do not make it so: being asked says nothing about it
+    assert st.claimable(2) and False in can
 
 
 def test_leak_claim_after_lead_returned_cards_stay_known():
@@ -326,6 +341,7 @@ def test_leak_claim_after_lead_returned_cards_stay_known():
     st = new(CLAIM_HANDS, seed=2)
     do(st, 1, "pass")
     do(st, 2, "pass")
+    do(st, 3, "pass")
     do(st, 0, "7C 8C lead")
     do(st, 1, "claim 4")
     rng = Rng(4)
@@ -351,7 +367,7 @@ def test_leak_first_lead_lowest_diamond_is_respected():
 
 def test_leak_revealed_bottom_card_stays_with_its_drawer():
     game = BeatOrDiscardGame()
-    st = new(EXAMPLE, stock="QS TS KS KH AH TH 6S 9S", piles=["TD QD QC JH", ""])
+    st = skip_claims(new(EXAMPLE, stock="QS TS KS KH AH TH 6S 9S", piles=["TD QD QC JH", ""]))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")
     do(st, 2, "TC 9D beat")
@@ -459,14 +475,15 @@ def test_env_match_over_at_the_deal_c1_14_terminates_every_agent_at_reset(episod
     for kwargs in ({"seed": 1108252530964337621},
                    {"seed": 0, "options": {"hands": ["7C 8C 9C TC JC QC", "6C 6D 6H 6S 7D 8D", None, None]}}):
         env.reset(**kwargs)
-        assert env.game_state.match_result["reason"] == "four_sixes"
-        winners = env.game_state.match_result["winners"]
+        assert env.game_state.match_result["ended_by"] == "four_sixes"
+        winners = env.game_state.match_result["winners"]  # sides
         seen = []
         for agent in env.agent_iter():
             obs, reward, term, trunc, info = env.last()
-            assert term and not trunc and info["match"]["reason"] == "four_sixes"
+            assert term and not trunc and info["match"]["ended_by"] == "four_sixes"
+            assert [d["ended_by"] for d in info["deals"]] == ["four_sixes"]  # the deal is reported too
             seat = env.agent_name_mapping[agent]
-            assert reward == (1.0 if seat in winners else -1.0)
+            assert reward == (1.0 if env.unwrapped.game.side_of(seat) in winners else -1.0)
             assert obs["action_mask"].sum() == 0
             seen.append(agent)
             env.step(None)

@@ -168,7 +168,7 @@ def test_c1_2_ten_beats_king_queen_does_not():
 
 # ------------------------------------------------------------------ C1.3 beat = a matching
 def test_c1_3_beat_covers_every_top_card_one_for_one_mixing_suits():
-    st = new(EXAMPLE)
+    st = skip_claims(new(EXAMPLE))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")
     assert st.current_player == 2
@@ -179,7 +179,7 @@ def test_c1_3_beat_covers_every_top_card_one_for_one_mixing_suits():
 
 def test_c1_3_one_card_cannot_beat_two_top_cards():
     # AC beats either club but a beat must cover both: AC with a non-trump is only a discard
-    st = new(["7C 9C KC 6D 8H JS", "6C AC 8D 9H QH AS", "8C TC 9D KD AD 7S", "JC 7D JD 6H 7H 8S"])
+    st = skip_claims(new(["7C 9C KC 6D 8H JS", "6C AC 8D 9H QH AS", "8C TC 9D KD AD 7S", "JC 7D JD 6H 7H 8S"]))
     do(st, 0, "7C 9C lead")
     st.apply_action(GAME.string_to_action(st, "AC"))
     assert "beat" not in GAME.legal_strings(st) and "8D" in GAME.legal_strings(st)
@@ -213,10 +213,10 @@ def test_c1_3_beat_legality_is_a_perfect_matching_bruteforce():
 
 # ------------------------------------------------------------------ C1.4 discard
 def test_c1_4_discard_exactly_own_size_minus_last_beaters():
-    st = new(EXAMPLE)
+    st = skip_claims(new(EXAMPLE))
     do(st, 0, "7C 9C lead")  # the leader keeps 4: seat 1 owes 6 - 4 = 2
     assert st.phase == PH_ANSWER and st.need == 2
-    st2 = new(EXAMPLE)
+    st2 = skip_claims(new(EXAMPLE))
     do(st2, 0, "9C lead")  # keeps 5: seat 1 owes 1
     assert st2.need == 1
     do(st2, 1, "6C discard")
@@ -224,7 +224,7 @@ def test_c1_4_discard_exactly_own_size_minus_last_beaters():
 
 
 def test_c1_4_holding_more_must_beat_or_discard_never_pass():
-    st = new(EXAMPLE)
+    st = skip_claims(new(EXAMPLE))
     do(st, 0, "7C 9C lead")
     assert "pass" not in GAME.legal_strings(st)
     with pytest.raises(IllegalActionError, match="legal moves"):
@@ -233,7 +233,7 @@ def test_c1_4_holding_more_must_beat_or_discard_never_pass():
 
 def test_c1_4_never_a_mix_of_beat_and_discard():
     # seat 2 picks TC (a beating card) then 7S (beats nothing): TC 7S can only be a discard
-    st = new(EXAMPLE)
+    st = skip_claims(new(EXAMPLE))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")
     st.apply_action(GAME.string_to_action(st, "TC"))
@@ -242,7 +242,7 @@ def test_c1_4_never_a_mix_of_beat_and_discard():
 
 
 def test_c1_4_discarded_cards_lie_face_down():
-    st = new(EXAMPLE)
+    st = skip_claims(new(EXAMPLE))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")
     assert st.tdn[1] == parse_cards("6C 9H") and st.tup[1] == 0
@@ -254,7 +254,7 @@ def test_c1_4_discarded_cards_lie_face_down():
 
 
 def test_c1_4_quick_discard_as_many_as_the_lead():
-    st = new(QUICK_HANDS, QUICK)
+    st = skip_claims(new(QUICK_HANDS, QUICK))
     do(st, 0, "7C 8C lead")
     assert st.need == 2 and "pass" not in QUICK.legal_strings(st)
 
@@ -262,7 +262,7 @@ def test_c1_4_quick_discard_as_many_as_the_lead():
 # ------------------------------------------------------------------ C1.5 equal or fewer cards
 def test_c1_5_equal_hand_may_beat_or_pass():
     hands = ["7C 9C KC 6D QD KD", "6C AC 7D 9H QH AS", "8C TC 9D AD 8H 7S", "JC 8D JD 6H 7H 8S"]
-    st = new(hands)
+    st = skip_claims(new(hands))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")
     do(st, 2, "TC 9D beat")
@@ -277,7 +277,7 @@ def test_c1_5_equal_hand_may_beat_or_pass():
 
 
 def test_c1_5_no_beat_possible_turn_skipped_automatically():
-    st = new(EXAMPLE)
+    st = skip_claims(new(EXAMPLE))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")
     do(st, 2, "TC 9D beat")
@@ -292,7 +292,7 @@ LOCK2 = ["7C 9C KC 6D 8D 8H", "6C AC 9H QD KD AS", "8C TC 7D JD AD 7S", "JC 9D T
 
 
 def test_c1_6_discarder_may_not_beat_again_in_the_round():
-    st = new(LOCK_HANDS)
+    st = skip_claims(new(LOCK_HANDS))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")  # seat 1 could have beaten (AC 7D, KD AD ...): now locked
     assert st.locked == 0b0010
@@ -303,7 +303,7 @@ def test_c1_6_discarder_may_not_beat_again_in_the_round():
 
 
 def test_c1_6_locked_player_discards_again_when_a_new_beat_requires_it():
-    st = new(LOCK2)
+    st = skip_claims(new(LOCK2))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")  # locked from now on
     do(st, 2, "TC 7D beat")  # TC on 9C, 7D on 7C
@@ -321,7 +321,7 @@ def test_c1_6_locked_player_discards_again_when_a_new_beat_requires_it():
 
 # ------------------------------------------------------------------ C1.7 beat again / done / auto end
 def test_c1_7_last_beater_beats_again_or_says_done():
-    st = new(EXAMPLE)
+    st = skip_claims(new(EXAMPLE))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")
     do(st, 2, "TC 9D beat")
@@ -333,7 +333,7 @@ def test_c1_7_last_beater_beats_again_or_says_done():
 
 def test_c1_7_beat_again_everyone_answers_again():
     hands = ["7C 9C KC 6D QD AD", "6C AC 7D 9H QH AS", "8C TC 9D JD KD 7S", "JC 8D 8H 6H 7H 8S"]
-    st = new(hands)
+    st = skip_claims(new(hands))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")
     do(st, 2, "TC 9D beat")
@@ -350,10 +350,30 @@ def test_c1_7_beat_again_everyone_answers_again():
 NO_CLAIM = ["6D 6C 7C 8C 6S 7S", "AD 7H 8H 9H 8S 9S", "7D 8D JS QS KS 9C", "TC QC KC 6H JH QH"]
 
 
+# Three cards each and an empty stock: the hand sizes alone rule every claim out (C1.13 needs four).
+NO_CLAIM3 = ["6C 7C 6D", "AD 7H 8H", "7D 8D JS", "TC QC KC"]
+
+
 def test_c1_7_round_ends_by_itself_when_nobody_can_beat():
-    st = new(NO_CLAIM, leader=1)
-    do(st, 1, "AD lead")  # the top trump: nobody can beat, nobody may claim
-    assert st.tricks == [0, 1] and st.phase == PH_EQUALISE  # no answers at all: the trick is taken
+    st = endgame(NO_CLAIM3, leader=1)
+    tricks = st.tricks[:]
+    do(st, 1, "AD lead")  # the top trump: nobody can beat, nobody may claim (three cards each)
+    assert st.tricks == [tricks[0], tricks[1] + 1] and st.last_taker == 1  # no answers at all
+    assert st.phase == PH_EQUALISE and st.current_player == 2
+
+
+def test_c1_13_a_seat_that_may_claim_by_public_counts_answers_although_nobody_can_beat():
+    """C1.7 ends a round by itself only when the table rules every claim out: NO_CLAIM's seats hold six
+    cards, so each is asked at its answer (holding no four of a suit, it owes its discard: no claim)."""
+    st = skip_claims(new(NO_CLAIM, leader=1))
+    do(st, 1, "AD lead")  # nobody can beat the top trump
+    for q, c in ((2, "9C"), (3, "6H"), (0, "6C")):
+        assert st.current_player == q and st.phase == PH_ANSWER and st.need == 1
+        assert "claim" not in GAME.legal_strings(st) and "pass" not in GAME.legal_strings(st)
+        do(st, q, c + " discard")
+    assert st.tricks == [0, 1] and st.last_taker == 1  # nobody beat: the leader takes
+    assert st.piles[1] == parse_cards("AD 9C 6H 6C") and st.piles_up[1] == parse_cards("AD")
+    assert [h.bit_count() for h in st.hands] == [6, 6, 6, 6]  # hands were equal: nobody equalises
 
 
 def test_c1_7_round_waits_for_a_possible_claim():
@@ -362,12 +382,13 @@ def test_c1_7_round_waits_for_a_possible_claim():
     skip_claims(st)  # seat 2 (four spades) and seat 0 (four clubs) decline before the lead
     do(st, 1, "AD lead")
     # nobody can beat AD, but seat 2 may still claim when its answer comes up
-    assert st.current_player == 2 and "claim 4" in GAME.legal_strings(st)
+    assert st.current_player == 2 and "claim" in GAME.legal_strings(st)
+    assert GAME.string_to_action(st, "claim 4") == A_CLAIM
 
 
 # ------------------------------------------------------------------ C1.8 taker and equalising
 def test_c1_8_last_beater_takes_every_table_card():
-    st = new(EXAMPLE)
+    st = skip_claims(new(EXAMPLE))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")
     do(st, 2, "TC 9D beat")
@@ -378,25 +399,38 @@ def test_c1_8_last_beater_takes_every_table_card():
 
 
 def test_c1_8_leader_takes_when_nobody_beat():
-    st = new(NO_CLAIM, leader=1)
+    st = endgame(NO_CLAIM3, leader=1)
+    before = st.piles[1]
     do(st, 1, "AD lead")
-    assert st.piles[1] == parse_cards("AD") and st.last_taker == 1
+    assert st.piles[1] == before | parse_cards("AD") and st.last_taker == 1
 
 
 def test_c1_8_equalise_down_to_smallest_hand_taker_adds_nothing():
-    st = new(NO_CLAIM, leader=1)
+    st = endgame(NO_CLAIM3, leader=1)
+    before = st.piles[1]
     do(st, 1, "AD lead")
-    # seat 1 (the taker) holds 5, everyone else 6: each adds one face-down card to seat 1's trick
-    for q, c in ((2, "9C"), (3, "6H"), (0, "6C")):
+    # seat 1 (the taker) holds 2, everyone else 3: each adds one face-down card to seat 1's trick
+    for q, c in ((2, "JS"), (3, "TC"), (0, "6C")):
         assert st.phase == PH_EQUALISE and st.current_player == q and st.need == 1
         do(st, q, c + " discard")
+    assert st.piles[1] == before | parse_cards("AD JS TC 6C")
+    assert [h.bit_count() for h in st.hands] == [2, 2, 2, 2]
+
+
+def test_c1_8_equalised_cards_lie_face_down_then_everyone_draws_back_to_six():
+    g = BeatOrDiscardGame(claims=False)  # no claim keeps the round alive: the owed cards are equalised
+    st = g.new_state(0, {"hands": NO_CLAIM, "leader": 1})
+    do(st, 1, "AD lead", g)
+    for q, c in ((2, "9C"), (3, "6H"), (0, "6C")):
+        assert st.phase == PH_EQUALISE and st.current_player == q and st.need == 1
+        do(st, q, c + " discard", g)
     assert st.piles[1] == parse_cards("AD 9C 6H 6C") and st.piles_up[1] == parse_cards("AD")
     assert st.fd[2] == parse_cards("9C")
     assert [h.bit_count() for h in st.hands] == [6, 6, 6, 6]  # then everyone draws back to six
 
 
 def test_c1_8_equalise_quick():
-    st = new(["6D 7C 8C 9H", "AD 7H 8H 9S", "7D 8D JS QS", "TC QC KC 6H"], QUICK, leader=1)
+    st = skip_claims(new(["6D 7C 8C 9H", "AD 7H 8H 9S", "7D 8D JS QS", "TC QC KC 6H"], QUICK, leader=1))
     do(st, 1, "AD lead")  # nobody can beat: each answers once with a discard of one (C1.15)
     for q in (2, 3, 0):
         assert st.current_player == q and st.phase == PH_ANSWER and st.need == 1
@@ -418,7 +452,7 @@ def _example_round(st):
 
 
 def test_c1_9_draw_one_at_a_time_from_the_taker_clockwise():
-    st = _example_round(new(EXAMPLE, stock=FREE12))
+    st = _example_round(skip_claims(new(EXAMPLE, stock=FREE12)))
     # seat 2 took: draw order 2, 3, 0, 1, 2, 3, 0, 1
     assert st.hands[2] & parse_cards("QS AH") == parse_cards("QS AH")
     assert st.hands[3] & parse_cards("TS TH") == parse_cards("TS TH")
@@ -428,7 +462,7 @@ def test_c1_9_draw_one_at_a_time_from_the_taker_clockwise():
 
 
 def test_c1_9_hands_may_differ_by_one_when_the_stock_runs_out():
-    st = _example_round(new(EXAMPLE, stock="QS TS KS KH AH TH", piles=["6S 9S TD QD QC JH", ""]))
+    st = _example_round(skip_claims(new(EXAMPLE, stock="QS TS KS KH AH TH", piles=["6S 9S TD QD QC JH", ""])))
     assert [h.bit_count() for h in st.hands] == [5, 5, 6, 6] and st.stock == 0
 
 
@@ -445,18 +479,18 @@ def test_c1_9_player_without_cards_is_skipped():
 
 # ------------------------------------------------------------------ C1.10 trump
 def test_c1_10_diamonds_in_the_first_game():
-    st = new(EXAMPLE)
+    st = skip_claims(new(EXAMPLE))
     assert st.trump == DIAMONDS and st.first_game
 
 
 def test_c1_10_bottom_card_hidden_until_drawn():
-    st = _example_round(new(EXAMPLE, stock=FREE12))
+    st = _example_round(skip_claims(new(EXAMPLE, stock=FREE12)))
     assert st.revealed == -1 and st.trump == DIAMONDS and st.stock.bit_count() == 4
     assert GAME.obs_spec.view(GAME.observe(st, 0))["revealed"].sum() == 0
 
 
 def test_c1_10_bottom_card_shown_becomes_trump_and_is_known_held():
-    st = _example_round(new(EXAMPLE, stock="QS TS KS KH AH TH 6S 9S", piles=["TD QD QC JH", ""]))
+    st = _example_round(skip_claims(new(EXAMPLE, stock="QS TS KS KH AH TH 6S 9S", piles=["TD QD QC JH", ""])))
     assert st.revealed == parse_card("9S") and st.trump == SPADES
     assert st.hands[1] >> parse_card("9S") & 1  # seat 1 drew the 8th and last card
     assert st.known[1] == parse_cards("9S")
@@ -467,7 +501,7 @@ def test_c1_10_bottom_card_shown_becomes_trump_and_is_known_held():
 
 
 def test_c1_10_new_trump_beats_from_that_moment():
-    st = _example_round(new(EXAMPLE, stock="QS TS KS KH AH TH 6S 9S", piles=["TD QD QC JH", ""]))
+    st = _example_round(skip_claims(new(EXAMPLE, stock="QS TS KS KH AH TH 6S 9S", piles=["TD QD QC JH", ""])))
     from kozel_env.cards.beat_or_discard_beats import can_beat
     assert can_beat(parse_cards("6S"), parse_cards("AH"), st.trump)  # spades now trump
     assert not can_beat(parse_cards("6D"), parse_cards("AH"), st.trump)  # diamonds no more
@@ -509,7 +543,7 @@ def test_c1_11_next_game_led_by_the_last_tricks_taker():
     assert GAME.legal_strings(st) == ["beat", "discard"]  # seat 2's only card AS is picked already
     do(st, 2, "beat")  # seat 2 beats with its last card; seat 3's discard is forced
     assert st.deals_played == 1 and not st.terminal
-    assert st.last_result["last_trick"] == 2 and st.claim_stop == 2 and not st.first_game
+    assert st.last_result["last_taker"] == 2 and st.claim_stop == 2 and not st.first_game
 
 
 def test_c1_11_quick_lowest_diamond_leads():
@@ -554,11 +588,16 @@ CLAIM_HANDS = ["6D 7C 8C 9H TH JS", "6S 7S 8S 9S QC KH", "7D 8D 9D JD QD AC", "T
 def test_c1_13_claim_offered_before_the_lead_to_a_seat_with_four_of_a_suit():
     st = new(CLAIM_HANDS)
     assert st.leader == 0 and st.phase == PH_CLAIM and st.current_player == 1
-    assert GAME.legal_strings(st) == ["pass", "claim 4"]
+    assert GAME.legal_strings(st) == ["pass", "claim"]  # the N is announced when made (it is 4 here)
+    assert GAME.string_to_action(st, "claim 4") == A_CLAIM
     do(st, 1, "pass")
-    assert st.current_player == 2 and GAME.legal_strings(st) == ["pass", "claim 5"]
+    assert st.current_player == 2 and GAME.legal_strings(st) == ["pass", "claim"]
+    assert GAME.string_to_action(st, "claim 5") == A_CLAIM
     do(st, 2, "pass")
-    assert st.phase == PH_LEAD and st.current_player == 0  # seat 3 (three hearts) is not asked
+    # seat 3 (three hearts) cannot claim, but six cards could hold four of a suit: it is asked, may only pass
+    assert st.phase == PH_CLAIM and st.current_player == 3 and GAME.legal_strings(st) == ["pass"]
+    do(st, 3, "pass")
+    assert st.phase == PH_LEAD and st.current_player == 0
 
 
 def test_c1_13_highest_claim_wins_later_claims_strictly_higher():
@@ -566,29 +605,40 @@ def test_c1_13_highest_claim_wins_later_claims_strictly_higher():
     do(st, 1, "claim 4")
     assert st.current_player == 2  # 5 > 4: seat 2 may still claim
     do(st, 2, "claim 5")
+    assert st.leader == 2 and st.claims == [0, 4, 5, 0]
+    # seat 3's six cards could still say 6: asked (it cannot, so "pass" only); the first leader is not asked
+    assert st.phase == PH_CLAIM and st.current_player == 3 and GAME.legal_strings(st) == ["pass"]
+    do(st, 3, "pass")
     assert st.phase == PH_LEAD and st.leader == 2 and st.current_player == 2
-    assert st.claims == [0, 4, 5, 0]
 
 
 def test_c1_13_tie_goes_to_the_seat_nearest_the_leader():
     hands = ["6D 7C 8C 9H TH JS", "6S 7S 8S 9S QC KH", "7D 8D 9D JD QS AC", "TC JC 6H 7H 8H TS"]
     st = new(hands)
     do(st, 1, "claim 4")  # seat 2 also holds four diamonds but would have to say more than 4
-    assert st.phase == PH_LEAD and st.leader == 1
+    assert st.current_player == 2 and GAME.legal_strings(st) == ["pass"] and st.leader == 1
+    skip_claims(st)
+    assert st.phase == PH_LEAD and st.leader == 1 and st.claims == [0, 4, 0, 0]
 
 
 def test_c1_13_leader_is_not_asked_to_claim():
     hands = ["6D 7D 8D 9D TH JS", "6S 7S 8C 9S QC KH", "TD JD QD AC KD 7C", "TC JC 6H 7H 8H TS"]
     st = new(hands)
-    assert st.leader == 0 and st.current_player == 2 and st.phase == PH_CLAIM  # seat 0 is not asked
+    asked = []
+    while st.phase == PH_CLAIM:  # every other seat is asked once, clockwise; seat 0, the leader, is not
+        asked.append((st.current_player, GAME.legal_strings(st)))
+        do(st, st.current_player, "pass")
+    assert st.leader == 0 and asked == [(1, ["pass"]), (2, ["pass", "claim"]), (3, ["pass"])]
+    assert st.phase == PH_LEAD and st.current_player == 0
 
 
 def test_c1_13_claim_after_a_lead_returns_the_rounds_cards():
     st = new(CLAIM_HANDS)
     do(st, 1, "pass")
     do(st, 2, "pass")
+    do(st, 3, "pass")
     do(st, 0, "7C 8C lead")
-    assert st.current_player == 1 and "claim 4" in GAME.legal_strings(st)
+    assert st.current_player == 1 and "claim" in GAME.legal_strings(st)
     do(st, 1, "claim 4")
     assert st.hands[0] == parse_cards(CLAIM_HANDS[0]) and st.tup == [0, 0, 0, 0]
     assert st.known[0] == parse_cards("7C 8C")  # returned face up: everybody knows
@@ -596,21 +646,17 @@ def test_c1_13_claim_after_a_lead_returns_the_rounds_cards():
 
 
 def test_c1_13_claim_clears_discard_locks_and_returns_face_down_cards():
-    st = new(CLAIM_HANDS)
-    do(st, 1, "pass")
-    do(st, 2, "pass")
+    st = skip_claims(new(CLAIM_HANDS))
     do(st, 0, "7C 8C lead")
     do(st, 1, "QC KH discard")  # seat 1 discards: locked
-    assert st.current_player == 2 and "claim 5" in GAME.legal_strings(st)
+    assert st.current_player == 2 and "claim" in GAME.legal_strings(st)
     do(st, 2, "claim 5")
     assert st.locked == 0 and st.acted == 0
     assert st.hands[1] == parse_cards(CLAIM_HANDS[1]) and st.fd[1] == 0 and st.known[1] == 0
 
 
 def test_c1_13_no_claim_after_beating_or_discarding():
-    st = new(CLAIM_HANDS)
-    do(st, 1, "pass")
-    do(st, 2, "pass")
+    st = skip_claims(new(CLAIM_HANDS))
     do(st, 0, "7C 8C lead")
     do(st, 1, "QC KH discard")
     assert not st.claimable(1)
@@ -634,8 +680,9 @@ def test_c1_13_claim_announces_the_number_not_the_suit():
 
 def test_c1_13_quick_claim_needs_four_of_a_suit():
     st = new(["6D 7C 8C 9H", "6S 7S 8S 9S", "7D 8D 9D AC", "TC JC 6H 7H"], QUICK)
-    assert st.phase == PH_CLAIM and st.current_player == 1 and QUICK.legal_strings(st) == ["pass", "claim 4"]
+    assert st.phase == PH_CLAIM and st.current_player == 1 and QUICK.legal_strings(st) == ["pass", "claim"]
     do(st, 1, "claim 4")
+    # seats 2 and 3 hold four cards, no more than the claimed 4: no higher claim is possible, nobody is asked
     assert st.leader == 1 and st.phase == PH_LEAD
 
 
@@ -648,8 +695,11 @@ def test_c1_13_claim_option_off():
 # ------------------------------------------------------------------ C1.14 four aces or four sixes
 def test_c1_14_four_aces_after_the_deal_end_the_match_partner_wins():
     st = new(["AC AD AH AS 6C 7C", None, None, None])
-    assert st.terminal and st.match_result["reason"] == "four_aces"
-    assert st.match_result["winners"] == [0, 2] and st.ledger.scores == [0, 12]
+    assert st.terminal and st.match_result["ended_by"] == "four_aces"
+    assert st.match_result["winners"] == [0] and st.match_result["goats"] == [1]  # sides: 0+2 and 1+3
+    assert st.ledger.scores == [0, 12]
+    res = st.last_result  # the deal that ended at once is reported like any other
+    assert res["ended_by"] == "four_aces" and res["winners"] == [0] and res["written"] == [0, 12]
     assert st.returns() == [1.0, -1.0, 1.0, -1.0]
 
 
@@ -657,7 +707,7 @@ def test_c1_14_a_match_that_ends_at_the_deal_is_observed_by_every_seat():
     """Regression: with four of a kind dealt, the match ended before the first round's table existed, and
     observing the final state (as the PettingZoo env does for every seat at the end) raised."""
     st = new(["6C 6D 6H 6S 7C 8C", None, None, None])
-    assert st.terminal and st.match_result["reason"] == "four_sixes"
+    assert st.terminal and st.match_result["ended_by"] == "four_sixes"
     st.check_invariants()
     for seat in range(4):
         obs = st.game.observe(st, seat)
@@ -667,25 +717,25 @@ def test_c1_14_a_match_that_ends_at_the_deal_is_observed_by_every_seat():
 
 def test_c1_14_aces_outrank_sixes():
     st = new(["6C 6D 6H 6S 7C 8C", "AC AD AH AS 7D 8D", None, None])
-    assert st.terminal and st.match_result["reason"] == "four_aces" and st.match_result["winners"] == [1, 3]
+    assert st.terminal and st.match_result["ended_by"] == "four_aces" and st.match_result["winners"] == [1]
 
 
 def test_c1_14_four_sixes_after_a_draw():
     hands = ["7C 9C KC 7D 8H JS", "6C 6H 6S AC QH AS", "8C TC 9D KD AD 7S", "JC 8D JD TH 7H 8S"]
-    st = new(hands, leader=0, stock="QS TS KS 6D 9H JH KH AH 9S TD QD QC")
+    st = skip_claims(new(hands, leader=0, stock="QS TS KS 6D 9H JH KH AH 9S TD QD QC"))
     do(st, 0, "7C 9C lead")
     do(st, 1, "AC QH discard")
     do(st, 2, "TC 9D beat")
     do(st, 3, "TH 8S discard")
     do(st, 2, "done")
     # seat 1 draws 6D (4th card of the refill) and AH: four sixes after the refill
-    assert st.terminal and st.match_result["reason"] == "four_sixes"
-    assert st.match_result["winners"] == [1, 3] and st.ledger.scores == [12, 0]
+    assert st.terminal and st.match_result["ended_by"] == "four_sixes"
+    assert st.match_result["winners"] == [1] and st.ledger.scores == [12, 0]
 
 
 def test_c1_14_four_sixes_quick():
     st = new(["6C 6D 6H 6S", None, None, None], QUICK)
-    assert st.terminal and st.match_result["reason"] == "four_sixes" and st.match_result["winners"] == [0, 2]
+    assert st.terminal and st.match_result["ended_by"] == "four_sixes" and st.match_result["winners"] == [0]
 
 
 def test_c1_14_solo_everyone_else_out():
@@ -705,7 +755,7 @@ QUICK_HANDS = ["6D 7C 8C 9H", "6C AC 7D TH", "9C TC 9D KD", "JC 8D JD 6H"]
 
 
 def test_c1_15_quick_answer_once_then_round_ends_at_the_leader():
-    st = new(QUICK_HANDS, QUICK)
+    st = skip_claims(new(QUICK_HANDS, QUICK))
     do(st, 0, "7C 8C lead")
     do(st, 1, "6C AC discard")  # as many cards as the lead
     do(st, 2, "TC 9D beat")
@@ -716,7 +766,7 @@ def test_c1_15_quick_answer_once_then_round_ends_at_the_leader():
 
 
 def test_c1_15_quick_later_player_beats_the_current_top_cards():
-    st = new(QUICK_HANDS, QUICK)
+    st = skip_claims(new(QUICK_HANDS, QUICK))
     do(st, 0, "7C 8C lead")
     do(st, 1, "6C AC discard")
     do(st, 2, "TC 9D beat")
@@ -782,7 +832,7 @@ def test_c1_16_solo_all_out_together_fewer_points_wins():
 
 def test_c1_16_solo_all_out_together_tie_last_tricks_taker_wins():
     st = endgame(["9S", "6C", "7C"], SIM["piles"], SIM["game"], eggs=2, scores=[5, 5, 5])
-    assert st.terminal and st.last_result["last_trick"] == 0 and st.match_result["winners"] == [0]
+    assert st.terminal and st.last_result["last_taker"] == 0 and st.match_result["winners"] == [0]
 
 
 def test_c1_16_solo_tie_taker_not_tied_nearest_clockwise_wins():
@@ -807,7 +857,8 @@ def test_c1_16_solo_quick_plays_to_the_end():
 # ------------------------------------------------------------------ C1.17 pairs match end
 def test_c1_17_pairs_goat_at_12_ends_the_match():
     st = endgame(LAST, [cards_str(FULL_DECK & ~parse_cards("AS 6C 7C 8C"))], scores=[5, 6])
-    assert st.terminal and st.match_result["goats"] == [1, 3] and st.match_result["winners"] == [0, 2]
+    assert st.terminal and st.match_result["goats"] == [1] and st.match_result["winners"] == [0]
+    assert st.match_result["ended_by"] == "target"
     assert st.returns() == [1.0, -1.0, 1.0, -1.0]
 
 
@@ -820,6 +871,8 @@ def test_c1_17_pairs_below_12_plays_on():
 def test_docstring_worked_example():
     st = new(EXAMPLE)
     steps = [
+        # six cards could hold four of a suit: every other seat is asked before the lead (C1.13), "pass" only
+        (1, "pass", "pass"), (2, "pass", "pass"), (3, "pass", "pass"),
         (0, "7C 9C KC 6D 8H JS", "7C"), (0, "9C KC lead", "9C"), (0, "KC lead", "lead"),
         (1, "6C AC 7D 9H QH", "6C"), (1, "AC 7D 9H QH AS", "9H"),
         (2, "8C TC 9D KD AD", "TC"), (2, "9D KD AD 7S", "9D"), (2, "beat discard", "beat"),
@@ -874,7 +927,7 @@ def test_action_ids_refer_to_cards_not_seats():
 
 def test_notation_round_trip_and_errors():
     st = new(CLAIM_HANDS)
-    assert GAME.action_to_string(st, A_CLAIM) == "claim 4"
+    assert GAME.action_to_string(st, A_CLAIM) == "claim"  # public notation: no N (announced when made)
     assert GAME.string_to_action(st, "claim") == A_CLAIM == GAME.string_to_action(st, "claim 4")
     with pytest.raises(IllegalActionError, match="legal moves"):
         GAME.string_to_action(st, "claim 5")
@@ -885,7 +938,7 @@ def test_notation_round_trip_and_errors():
 
 
 def test_render_hides_other_hands():
-    st = new(EXAMPLE)
+    st = skip_claims(new(EXAMPLE))
     text = GAME.render(st, viewer=1)
     assert "6C AC 7D 9H QH AS" in text and "7C 9C KC" not in text and "?? " in text
     assert "7C 9C KC 6D 8H JS" in GAME.render(st)
@@ -915,7 +968,7 @@ def test_c1_1_penalty_from_own_points_every_config(cfg, pile0):
 def test_c1_3_quick_beat_may_mix_suits(cfg):
     game = ALL[cfg]
     hands = ["6D 7C 8C 9H", "TC 9D 6H 7H", "JC 8D 6S 7S", "QC QH QS KS"][:game.num_players]
-    st = game.new_state(0, {"hands": hands, "leader": 0})
+    st = skip_claims(game.new_state(0, {"hands": hands, "leader": 0}))
     do(st, 0, "7C 8C lead")
     assert st.current_player == 1 and {"TC", "9D"} <= set(game.legal_strings(st))
     do(st, 1, "TC 9D beat")  # TC on 8C (or 7C), the trump 9D on the other
@@ -928,7 +981,7 @@ def test_c1_9_quick_refill_up_to_four_from_the_taker():
     for h in hands:
         used |= parse_cards(h)
     stock = cards_str(FULL_DECK & ~used)
-    st = QUICK.new_state(0, {"hands": hands, "stock": stock})
+    st = skip_claims(QUICK.new_state(0, {"hands": hands, "stock": stock}))
     do(st, 0, "7C 8C lead")
     do(st, 1, "6C 7H discard")
     do(st, 2, "9D KD beat")  # two trumps: 9D on 7C, KD on 8C
@@ -948,16 +1001,19 @@ def test_c1_11_solo_lowest_diamond_leads():
 def test_c1_13_solo_claim_and_outbid():
     hands = ["6D 7C 8C 9H TH JS", "6S 7S 8S 9S QC KH", "7D 8D 9D JD QD AC"]
     st = SOLO3.new_state(0, {"hands": hands})
-    assert st.leader == 0 and st.current_player == 1 and SOLO3.legal_strings(st) == ["pass", "claim 4"]
+    assert st.leader == 0 and st.current_player == 1 and SOLO3.legal_strings(st) == ["pass", "claim"]
     do(st, 1, "claim 4")
+    assert st.current_player == 2 and SOLO3.legal_strings(st) == ["pass", "claim"]
     do(st, 2, "claim 5")
-    assert st.leader == 2 and st.phase == PH_LEAD
+    assert st.leader == 2 and st.phase == PH_LEAD and st.claims == [0, 4, 5]
 
 
 def test_c1_13_solo_quick_claim_after_lead_returns_cards():
     hands = ["6D 7C 8C 9H", "6S 7S 8S 9S", "7D 8D 9D AC"]
     st = SOLO3Q.new_state(0, {"hands": hands})
     do(st, 1, "pass")
+    assert st.current_player == 2 and SOLO3Q.legal_strings(st) == ["pass"]  # four cards: asked, no four of a suit
+    do(st, 2, "pass")
     do(st, 0, "7C 8C lead")
     do(st, 1, "claim 4")
     assert st.hands[0] == parse_cards(hands[0]) and st.leader == 1 and st.phase == PH_LEAD

@@ -27,7 +27,7 @@ def test_points_rewards_are_the_hands_points_centred():
     assert env.agent_selection == "player_0"
     play_moves(env, moves)
     assert env.rewards == {"player_0": 2.0, "player_1": -2.0, "player_2": 2.0, "player_3": -2.0}
-    assert env.infos["player_0"]["deal"]["seat_points"] == [4, 0, 4, 0]
+    assert [d["seat_points"] for d in env.infos["player_0"]["deals"]] == [[4, 0, 4, 0]]
     assert not any(env.terminations.values())
 
 
@@ -52,7 +52,8 @@ def test_match_won_through_the_env():
     play_moves(env, moves)
     assert all(env.terminations.values())
     info = env.infos["player_0"]["match"]
-    assert info["scores"] == [15, 0] and info["bare_goats"] and info["winners"] == [0, 2]
+    assert info["scores"] == [15, 0] and info["titles"] == ["bare_goats", "goats"] and info["winners"] == [0]
+    assert info["goats"] == [1] and info["returns"] == [1.0, -1.0, 1.0, -1.0]
     assert env.rewards["player_0"] == 1.0 and env.rewards["player_1"] == -1.0
 
 

@@ -73,7 +73,8 @@ def test_fuzz_random_matches_keep_every_invariant(opts):
                 assert st.terminal == (max(st.scores) >= r.target)
         st.check_invariants()
         mr = st.match_result
-        w = mr["winner_side"]
+        assert len(mr["winners"]) == 1 and mr["losers"] == mr["goats"] == [1 - mr["winners"][0]]
+        w = mr["winners"][0]
         assert st.scores[w] >= r.target and st.scores[1 - w] < r.target
         assert st.returns() == [1 if s % 2 == w else -1 for s in range(4)]
         assert mr["deals"] == st.deals_played and st.current_player == -1 and st.legal_actions() == []

@@ -364,7 +364,8 @@ def test_c2_5_61_wins_the_hand_and_writes_2():
     """C2.5: 61 or more wins the hand and writes 2 (losers took 31)."""
     st = play_case("losers_31")
     r = st.last_result
-    assert r["winner_side"] == 0 and r["raw"] == 2 and r["written"] == [2, 0] and st.scores == [2, 0]
+    assert r["winners"] == [0] and r["losers"] == [1] and r["raw"] == 2 and r["written"] == [2, 0]
+    assert st.scores == [2, 0] and r["ended_by"] == "played" and not r["eggs"]
     assert r["seat_points"] == [2, 0, 2, 0] and r["how"] == "won"
 
 
@@ -403,6 +404,7 @@ def test_c2_5_eggs_at_60_60_nobody_writes_and_the_next_hand_counts_double():
     st = play_case("eggs")
     r = st.last_result
     assert r["how"] == "eggs" and r["written"] == [0, 0] and r["seat_points"] == [0, 0, 0, 0]
+    assert r["eggs"] and r["winners"] == [] and r["losers"] == []
     assert st.scores == [0, 0] and st.multiplier == 2 and r["next_multiplier"] == 2
     assert GAME.obs_spec.view(GAME.observe(st, 1))["eggs"].tolist() == [0, 1, 0, 0]
     # play the next (random) hand: a decided hand writes twice its value
@@ -437,8 +439,8 @@ def test_c2_6_first_side_to_12_wins_the_others_are_goats():
     st = play_case("losers_31", scores=[10, 3])
     assert st.terminal and st.current_player == -1 and st.scores == [12, 3]
     mr = st.match_result
-    assert mr["winners"] == [0, 2] and mr["goats"] == [1, 3] and not mr["bare_goats"]
-    assert mr["titles"] == ["goats"] and mr["places"] == [1, 2, 1, 2]
+    assert mr["winners"] == [0] and mr["losers"] == [1] and mr["goats"] == [1]  # sides: pair 0+2, pair 1+3
+    assert mr["titles"] == ["goats"] and mr["places"] == [1, 2] and mr["ended_by"] == "target"
     assert st.returns() == [1, -1, 1, -1] and st.legal_actions() == []
 
 
@@ -451,7 +453,7 @@ def test_c2_6_bare_goats_finish_with_zero():
     """seed "Winning" / C2.6: goats without a single point are bare goats."""
     st = play_case("losers_no_trick", scores=[0, 8])
     mr = st.match_result
-    assert st.terminal and mr["winners"] == [1, 3] and mr["bare_goats"] and "bare_goats" in mr["titles"]
+    assert st.terminal and mr["winners"] == [1] and mr["goats"] == [0] and mr["titles"] == ["bare_goats", "goats"]
     assert st.returns() == [-1, 1, -1, 1]
 
 
@@ -459,7 +461,7 @@ def test_c2_6_short_match_to_6():
     """seed "Winning" / C2.6: 6 points in the short match."""
     short = QueensAndJacksGame(target=6)
     st = play_case("losers_31", game=short, scores=[4, 5])
-    assert st.terminal and st.match_result["winners"] == [0, 2] and st.scores == [6, 5]
+    assert st.terminal and st.match_result["winners"] == [0] and st.scores == [6, 5]
     with pytest.raises(InvalidOptionError):
         short.new_state(0, {"scores": [6, 0]})
 
@@ -473,7 +475,8 @@ def test_c2_6_score_may_pass_the_target():
 def test_single_deal_ends_after_the_first_hand():
     st = play_case("losers_30", single_deal=True)
     assert st.terminal and st.deals_played == 1 and st.returns() == [1, -1, 1, -1]
-    assert st.match_result["reason"] == "single_deal" and st.match_result["goats"] == []
+    assert st.match_result["ended_by"] == "single_deal" and st.match_result["goats"] == []
+    assert st.match_result["winners"] == [0] and st.match_result["losers"] == [1] and st.match_result["titles"] == []
     st = play_case("eggs", single_deal=True)
     assert st.terminal and st.returns() == [0, 0, 0, 0] and st.match_result["winners"] == []
 
@@ -490,13 +493,13 @@ def test_rules_options_are_validated():
 
 
 @pytest.mark.parametrize("setup, msg", [
-    ({"jokers": 1}, "unknown setup"),
+    ({"jokers": 1}, "unknown reset option 'jokers'"),
     ({"hands": ["QC"] * 4}, "must hold 9"),
     ({"hands": ["QC QC 7C 8C 9C TC KC AC 6C", None, None, None]}, "twice"),
     ({"hands": ["QC JC 7C 8C 9C TC KC AC 6C", "QC JD 7D 8D 9D TD KD AD 6D", None, None]}, "already"),
     ({"hands": ["XX", None, None, None]}, "not a card"),
     ({"hands": "QC"}, "list of 4"),
-    ({"dealer": 4}, "seat"),
+    ({"dealer": 4}, "dealer=4 is not allowed: an int in 0..3"),
     ({"dealer": 0, "leader": 3}, "left of the dealer"),
     ({"scores": [12, 0]}, "scores"),
     ({"eggs": -1}, "eggs"),

@@ -12,8 +12,8 @@ import pytest
 
 from kozel_env.cards.deck import FULL_DECK, parse_card, parse_cards
 from kozel_env.cards.six_of_spades import (
-    A_BEAT, A_DOWN, A_LEAD, A_PASS, MOLODKA, PH_ANSWER, PH_CALL, PH_LEAD, SIX_S, SixOfSpadesGame, call_kind,
-    covers,
+    A_BEAT, A_DOWN, A_LEAD, A_MOLODKA, A_PASS, MOLODKA, MOSKVA, PH_ANSWER, PH_CALL, PH_LEAD, SIX_S,
+    SixOfSpadesGame, call_kind, covers,
 )
 from kozel_env.core.bits import bits
 from kozel_env.core.rng import Rng
@@ -87,39 +87,46 @@ def test_fuzz_invariants_scores_and_match_end(opts):
         while not st.terminal:
             st.check_invariants()
             acts = st.legal_actions()
-            assert len(acts) >= 2, "the seat to move must have a real choice"
+            # a real choice, except a call question (C3.5): every holder is asked, one without a call may
+            # only pass, so that being asked says nothing
+            assert len(acts) >= 2 or (st.phase == PH_CALL and acts == [A_PASS]), \
+                "the seat to move must have a real choice"
             st.apply_action(acts[rnd.randrange(len(acts))])
             assert all(a >= b for a, b in zip(st.ledger.scores, prev_scores)), "scores never fall"
             if st.deals_played != deals:
                 assert st.deals_played == deals + 1
                 res = st.last_result
                 playing = [sd for sd in range(r.num_sides) if prev_in[sd]]
-                assert sum(res["side_points"]) == 120, "every card is taken by a side playing the deal"
-                exp = expected_penalties(r, res["side_points"], res["tricks"], playing)
-                assert {sd: res["penalties"][sd] for sd in playing} == exp
-                assert [a - b for a, b in zip(st.ledger.scores, prev_scores)] == res["penalties"]
+                assert sum(res["points"]) == 120, "every card is taken by a side playing the deal"
+                exp = expected_penalties(r, res["points"], res["tricks"], playing)
+                assert {sd: res["written"][sd] for sd in playing} == exp
+                assert [a - b for a, b in zip(st.ledger.scores, prev_scores)] == res["written"]
                 # C3.7: who goes out
                 sc = st.ledger.scores
                 reached = [sd for sd in playing if sc[sd] >= r.target]
                 if reached and len(reached) < len(playing):
-                    assert sorted(res["went_out"]) == sorted(reached)
+                    assert sorted(res["out"]) == sorted(reached)
                 elif reached:
                     hi = max(sc[sd] for sd in playing)
-                    assert all(sc[sd] == hi for sd in res["went_out"]) and len(res["went_out"]) < len(playing)
+                    assert all(sc[sd] == hi for sd in res["out"]) and len(res["out"]) < len(playing)
                 else:
-                    assert res["went_out"] == []
+                    assert res["out"] == []
                 deals = st.deals_played
                 prev_in = st.in_match[:]
             prev_scores = st.ledger.scores[:]
         st.check_invariants()
         mr = st.match_result
         left = [sd for sd in range(r.num_sides) if st.in_match[sd]]
-        if mr["reason"] == "last_side_left":
-            assert len(left) == 1 and mr["winner_sides"] == left
+        if mr["ended_by"] == "last_side_left":
+            assert len(left) == 1 and mr["winners"] == left
         else:
-            assert mr["reason"] == "deal_limit" and st.deals_played == r.max_deals and len(left) >= 2
+            assert mr["ended_by"] == "deal_limit" and st.deals_played == r.max_deals and len(left) >= 2
             best = min(st.ledger.scores[sd] for sd in left)
-            assert mr["winner_sides"] == [sd for sd in left if st.ledger.scores[sd] == best]
+            first = [sd for sd in left if st.ledger.scores[sd] == best]
+            assert [sd for sd in range(r.num_sides) if mr["places"][sd] == 1] == first
+            # winners are the sides with return +1: nobody when every side shares the first place
+            assert mr["winners"] == ([] if len(first) == r.num_sides else first)
+        assert mr["goats"] == [] and mr["titles"] == []  # seed 004 / RULES C3 name no goats
         assert set(st.returns()) <= {-1.0, 0.0, 1.0}
         assert sum(1 for x in st.returns() if x > 0) >= 1 or all(x == 0 for x in st.returns())
 
@@ -271,12 +278,15 @@ def reference_observation(game, st, p):
             d["round_up"][rel(s)][c] = 1
         if st.round_down[s]:
             d["round_down"][rel(s)] = 1
-    if st.phase == PH_CALL:
-        s, kind = st.offers[st.offer_i]
-        d["offer"][rel(s)][kind] = 1
-    if st.phase in (PH_CALL, PH_LEAD) and not st.terminal:
-        for s, kind in st.offers[:st.offer_i]:
-            d["declined"][rel(s)][kind] = 1
+    if st.phase == PH_CALL and not st.terminal:
+        standing = st.calls_made[-1][1] if st.calls_made else -1
+        s = st.offers[st.offer_i]  # the seat asked now, whatever it holds
+        if standing != MOSKVA:  # C3.5: only a call that beats the standing one may still be made
+            d["offer"][rel(s)][MOSKVA] = 1
+        if standing < 0:
+            d["offer"][rel(s)][MOLODKA] = 1
+        for s, kind in st.calls_made:
+            d["calls"][rel(s)][kind] = 1
     if st.phase == PH_ANSWER:
         if st.called:
             d["called"][st.called - 1] = 1
@@ -352,7 +362,7 @@ def test_observation_spec_is_binary_and_names_every_part():
     game = SixOfSpadesGame()
     assert all(p.high == 1 for p in game.obs_spec.parts)
     md = game.obs_spec.markdown()
-    for name in ("hand", "selected", "round_down", "taken_known", "declined", "trump_card_at"):
+    for name in ("hand", "selected", "round_down", "taken_known", "offer", "calls", "trump_card_at"):
         assert f"`{name}`" in md
 
 
@@ -361,7 +371,7 @@ def test_observation_spec_is_binary_and_names_every_part():
 def test_leak_sample_consistent_keeps_the_observation_and_moves_face_down_cards(opts):
     """Re-deal what each player cannot see: its observation must not change; other players' face-down
     cards (and hands, stock) really move; own cards and face-down cards stay; the drawn trump card stays
-    with its drawer; a refused call stays a callable four; the sample plays on."""
+    with its drawer; a call made before the lead stays in its caller's hand; the sample plays on."""
     game = SixOfSpadesGame(**opts)
     rng = Rng(7)
     moved_down = [0]
@@ -384,8 +394,8 @@ def test_leak_sample_consistent_keeps_the_observation_and_moves_face_down_cards(
                 known_tc = (st.hands[p] | st.down_by[p] | sum(st.taken_up) | sum(st.round_up)) >> st.trump_card & 1
                 if tb >= 0 and tb != p and not known_tc:
                     assert (other.hands[tb] | other.trump_down) >> st.trump_card & 1
-                if st.phase in (PH_CALL, PH_LEAD):
-                    for s, kind in st.offers[:st.offer_i + (st.phase == PH_CALL)]:
+                if st.phase == PH_CALL:  # a call made before this lead is public: the caller holds it
+                    for s, kind in st.calls_made:
                         assert call_kind(other.hands[s]) == kind
         if rng.below(20) == 0:  # a determinized state plays on to the end
             other = game.sample_consistent(st, st.current_player, rng)
@@ -400,30 +410,53 @@ def test_leak_sample_consistent_keeps_the_observation_and_moves_face_down_cards(
     assert tries[0] and moved_down[0] > tries[0] // 4, "face-down cards of others were never re-dealt"
 
 
-def _call_then_pass():
+def _molodka_at_seat_2():
     game = SixOfSpadesGame()
     hands = ["7H 9H KC 8S", "8H TH JC 7C", "7D 8D JD QD", "AD JH 9C 6C"]
-    return game, game.new_state(0, {"hands": hands, "trump_card": "9S", "leader": 0})
+    st = game.new_state(0, {"hands": hands, "trump_card": "9S", "leader": 0})
+    st.apply_action(A_PASS)
+    st.apply_action(A_PASS)
+    return game, st
 
 
-def test_leak_a_refused_call_stays_a_callable_four_and_nobody_else_holds_one():
-    game, st = _call_then_pass()
+def test_leak_being_asked_for_a_call_and_passing_say_nothing():
+    """C3.5 with calls="offer": every holder is asked, so neither the question nor a pass tells the others
+    whether the seat holds a call -- the samples do not give seat 2 its Molodka."""
+    game, st = _molodka_at_seat_2()
     rng = Rng(1)
-    assert st.phase == PH_CALL and st.current_player == 2
-    for p in (0, 1, 3):  # while seat 2 is being offered Molodka
+    assert st.phase == PH_CALL and st.current_player == 2 and call_kind(st.hands[2]) == MOLODKA
+    for p in (0, 1, 3):  # while seat 2 is asked
+        kinds = set()
         for _ in range(20):
             o = game.sample_consistent(st, p, rng)
-            assert call_kind(o.hands[2]) == MOLODKA
-            assert np.array_equal(game.observe(o, p), game.observe(st, p))
+            kinds.add(call_kind(o.hands[2]))
+            assert o.current_player == 2 and np.array_equal(game.observe(o, p), game.observe(st, p))
+        assert -1 in kinds
     st.apply_action(A_PASS)
-    assert st.phase == PH_LEAD
-    seen = set()
+    st.apply_action(A_PASS)  # seat 3 passes too: the scheduled leader leads
+    assert st.phase == PH_LEAD and st.current_player == 0
+    kinds = set()
     for _ in range(40):
         o = game.sample_consistent(st, 0, rng)
-        assert call_kind(o.hands[2]) == MOLODKA and o.offers == st.offers
-        assert all(call_kind(o.hands[s]) == -1 for s in (1, 3))
-        seen.add(o.hands[2])
-    assert len(seen) > 5, "the refused four is re-dealt, not copied"
+        assert np.array_equal(game.observe(o, 0), game.observe(st, 0)) and o.offers == st.offers
+        kinds.add(call_kind(o.hands[2]))
+    assert -1 in kinds, "a refusal was treated as proof of a call"
+
+
+def test_leak_a_standing_call_stays_with_its_caller():
+    game, st = _molodka_at_seat_2()
+    st.apply_action(A_MOLODKA)  # public: seat 3 is asked next (only a Moskva may beat it)
+    assert st.phase == PH_CALL and st.current_player == 3 and st.calls_made == ((2, MOLODKA),)
+    rng = Rng(3)
+    seen = set()
+    for p in (0, 1, 3):
+        for _ in range(20):
+            o = game.sample_consistent(st, p, rng)
+            o.check_invariants()
+            assert call_kind(o.hands[2]) == MOLODKA
+            assert np.array_equal(game.observe(o, p), game.observe(st, p))
+            seen.add(o.hands[2])
+    assert len(seen) > 5, "the called four is re-dealt, not copied"
 
 
 def test_leak_a_seat_to_move_keeps_a_real_choice_in_every_sample():
@@ -433,6 +466,7 @@ def test_leak_a_seat_to_move_keeps_a_real_choice_in_every_sample():
     game = SixOfSpadesGame()
     st = game.new_state(0, {"hands": ["7H 9H KC 8S", "AS TH AC TD", "6H QC 8H 7S", "AD KD QD JD"],
                             "trump_card": "9D", "leader": 0})
+    st.apply_action(A_PASS)  # the scheduled leader is asked first
     st.apply_action(A_MOSKVA)
     assert st.current_player == 3 and game.legal_strings(st) == ["beat", "down"]
     rng = Rng(2)
@@ -448,7 +482,7 @@ def test_leak_face_down_cards_known_to_their_owner_only():
     game = SixOfSpadesGame()
     st = game.new_state(0, {"hands": ["7H 9H KC 8S", "8H TH JC 7C", "6H QC AS 7S", "AD JH 9C 6C"],
                             "trump_card": "9D", "leader": 0})
-    moves(game, st, "7H 9H 8H TH beat QC AS")
+    moves(game, st, "pass pass pass pass 7H 9H 8H TH beat QC AS")  # nobody holds a call: four passes
     assert st.round_down[2] == C("QC AS") and st.current_player == 3
     rng = Rng(5)
     elsewhere = 0
@@ -474,7 +508,7 @@ def test_render_hides_other_hands_and_face_down_cards():
     game = SixOfSpadesGame()
     st = game.new_state(0, {"hands": ["7H 9H KC 8S", "8H TH JC 7C", "6H QC AS 7S", "AD JH 9C 6C"],
                             "trump_card": "9D", "leader": 0})
-    moves(game, st, "7H 9H 8H TH beat QC AS")
+    moves(game, st, "pass pass pass pass 7H 9H 8H TH beat QC AS")  # nobody holds a call: four passes
     full = game.render(st)
     assert "QC AS" in full and "player_3" in full and "legal:" in full
     v0 = game.render(st, viewer=0)

@@ -29,9 +29,18 @@ def new(game=G4, seed=0, **setup):
     return game.new_state(seed, setup)
 
 
+def skip_calls(st):
+    """Answer every pending call question that offers nothing but "pass" (C3.5, ``calls="offer"``: every
+    holder of four is asked, whatever it holds); stops at a seat that could call."""
+    while st.phase == PH_CALL and st.legal_actions() == [A_PASS]:
+        st.apply_action(A_PASS)
+    return st
+
+
 def lay(st, cards: str, how: str | None = None, game=G4):
     """The seat to move chooses ``cards`` (skipping those the engine already chose for it) and, if the
     confirmation is still pending, confirms with ``how`` ("lead", "beat" or "down")."""
+    skip_calls(st)  # a round's pass-only call questions (no seat here could call)
     p = st.current_player
     m = C(cards)
     assert st.phase in (PH_LEAD, PH_ANSWER)
@@ -102,8 +111,9 @@ BASIC = ["7H 9H KC 8S", "8H TH JC 7C", "6H QC AS 7S", "AD JH 9C 6C"]
 
 
 def basic(game=G4, **setup):
+    """BASIC with its round's call questions answered (nobody holds a call: every seat may only pass)."""
     setup.setdefault("leader", 0)
-    return new(game, hands=BASIC, trump_card="9D", **setup)
+    return skip_calls(new(game, hands=BASIC, trump_card="9D", **setup))
 
 
 # ------------------------------------------------------------------ C3.1 deal, seats, trump card
@@ -137,7 +147,7 @@ def test_c3_1_trump_card_is_drawn_last_and_drawer_is_public():
     # two cards left: KS on top of the face-up 9D; seat 0 leads AH alone and takes; refill from seat 0
     hands = ["AH 7H 8H 7S", "6C 7C 8C 8S", "TC JC QC 9S", "7D 8D TD JS"]
     taken = rest(*hands, "KS 9D")
-    st = new(hands=hands, trump_card="9D", stock="KS", taken=[taken, ""], leader=0)
+    st = skip_calls(new(hands=hands, trump_card="9D", stock="KS", taken=[taken, ""], leader=0))
     assert st.phase == PH_LEAD and st.trump_by < 0
     lay(st, "AH", "lead")
     for _ in range(3):  # one card face down each (seat 3 could trump AH but lays it down)
@@ -204,14 +214,16 @@ def _lead_sets(st, game=G4):
 
 
 def test_c3_3_lead_one_to_four_cards_of_one_suit():
-    st = new(hands=["7H 9H KH KC", "8C TC JD 7S", "6H QC AS 8S", "AD JH 9C 6C"], trump_card="9D", leader=0)
+    st = skip_calls(new(hands=["7H 9H KH KC", "8C TC JD 7S", "6H QC AS 8S", "AD JH 9C 6C"], trump_card="9D",
+                        leader=0))
     got = sorted(_lead_sets(st))
     want = sorted(C(x) for x in ["7H", "9H", "KH", "KC", "7H 9H", "7H KH", "9H KH", "7H 9H KH"])
     assert got == want
 
 
 def test_c3_3_six_of_spades_may_join_a_lead_of_any_suit():
-    st = new(hands=["6S 7H 9H KC", "8C TC JD 7S", "6H QC AS 8S", "AD JH 9C 6C"], trump_card="9D", leader=0)
+    st = skip_calls(new(hands=["6S 7H 9H KC", "8C TC JD 7S", "6H QC AS 8S", "AD JH 9C 6C"], trump_card="9D",
+                        leader=0))
     got = set(_lead_sets(st))
     for x in ["6S", "6S 7H", "6S 9H", "6S 7H 9H", "6S KC"]:
         assert C(x) in got
@@ -219,7 +231,8 @@ def test_c3_3_six_of_spades_may_join_a_lead_of_any_suit():
 
 
 def test_c3_3_each_legal_lead_is_reached_by_exactly_one_path_and_nothing_else():
-    st = new(hands=["6S 7S 9S KC", "8C TC JD 7H", "6H QC AS 8S", "AD JH 9C 6C"], trump_card="9D", leader=0)
+    st = skip_calls(new(hands=["6S 7S 9S KC", "8C TC JD 7H", "6H QC AS 8S", "AD JH 9C 6C"], trump_card="9D",
+                        leader=0))
     found = _lead_sets(st)
     assert len(found) == len(set(found))
     hand = st.hands[0]
@@ -331,8 +344,10 @@ def test_c3_3_a_lead_holding_the_six_of_spades_cannot_be_beaten():
 
 def test_c3_3_moskva_lead_of_mixed_suits_answered_one_for_one():
     st = new(hands=["7H 9H KC 8S", "AS TH AC TD", "6H QC 8H 7S", "AD KD QD JD"], trump_card="9D", leader=0)
-    assert st.phase == PH_CALL and st.current_player == 1 and st.offers == ((1, MOSKVA), (3, MOLODKA))
-    st.apply_action(A_MOSKVA)
+    assert st.phase == PH_CALL and st.current_player == 0 and legal(st) == {"pass"}  # the scheduled leader
+    st.apply_action(A_PASS)
+    assert st.current_player == 1 and legal(st) == {"moskva", "pass"}
+    st.apply_action(A_MOSKVA)  # nothing beats a Moskva: nobody is asked any more (seat 3's Molodka neither)
     assert st.lead == C("AS TH AC TD") and st.k == 4 and st.order == (2, 3, 0)
     # seat 2 cannot beat and must answer with its whole hand: face down by itself
     assert st.round_down[2] == C("6H QC 8H 7S")
@@ -461,43 +476,86 @@ def test_c3_5_molodka_is_four_of_a_suit_or_three_and_the_six_of_spades():
     assert call_kind(C("7H 9H QH")) == -1  # four cards
 
 
+def test_c3_5_every_holder_of_four_is_asked_once_clockwise_from_the_scheduled_leader():
+    """calls="offer": whose turn it is never tells who holds a call -- every holder is asked, the scheduled
+    leader first, and a seat with no call may only pass; then the scheduled leader leads."""
+    st = new(hands=BASIC, trump_card="9D", leader=2)
+    asked = []
+    while st.phase == PH_CALL:
+        asked.append((st.current_player, legal(st)))
+        v = G4.obs_spec.view(G4.observe(st, 0))
+        assert v["offer"][st.current_player].tolist() == [1, 1]  # asked now; Moskva and Molodka both open
+        st.apply_action(A_PASS)
+    assert asked == [(2, {"pass"}), (3, {"pass"}), (0, {"pass"}), (1, {"pass"})]
+    assert st.phase == PH_LEAD and st.current_player == 2 and st.leader == 2
+
+
 def test_c3_5_a_holder_may_call_and_leads_the_four_instead_of_the_scheduled_leader():
     hands = ["7H 9H KC 8S", "8H TH JC 7C", "7D 8D JD QD", "AD JH 9C 6C"]
     st = new(hands=hands, trump_card="9S", leader=0)
+    for q in (0, 1):
+        assert st.phase == PH_CALL and st.current_player == q and legal(st) == {"pass"}
+        st.apply_action(A_PASS)
     assert st.phase == PH_CALL and st.current_player == 2 and legal(st) == {"molodka", "pass"}
     st.apply_action(A_MOLODKA)
+    # seat 3 could still beat a Molodka with a Moskva: asked, it holds none
+    assert st.phase == PH_CALL and st.current_player == 3 and legal(st) == {"pass"}
+    st.apply_action(A_PASS)
     # everyone answers four with a whole hand and nobody can beat four trumps: seat 2 leads and takes it all
     assert st.last_taker == 2 and st.taken[0] == FULL_DECK & ~C("9S") & ~st.hands[0] & ~st.hands[1] & \
         ~st.hands[2] & ~st.hands[3] & ~sum(1 << c for c in st.stock)
     assert st.taken_up[0] == C("7D 8D JD QD") and st.tricks == [1, 0]
 
 
-def test_c3_5_passing_leaves_the_lead_to_the_scheduled_leader_and_is_public():
+def test_c3_5_passing_leaves_the_lead_to_the_scheduled_leader_and_says_nothing():
     hands = ["7H 9H KC 8S", "8H TH JC 7C", "7D 8D JD QD", "AD JH 9C 6C"]
-    st = new(hands=hands, trump_card="9S", leader=0)
-    st.apply_action(A_PASS)
-    assert st.phase == PH_LEAD and st.current_player == 0
-    for p in range(4):
-        v = G4.obs_spec.view(G4.observe(st, p))
-        assert v["declined"][(2 - p) % 4][MOLODKA] == 1
+    plain = ["7H 9H KC 8S", "8H TH JC 7C", "7D 8D JD QS", "AD JH 9C 6C"]  # seat 2 without its Molodka
+    obs = []
+    for hs in (hands, plain):
+        st = new(hands=hs, trump_card="9S", leader=0)
+        for _ in range(4):
+            assert st.phase == PH_CALL
+            st.apply_action(A_PASS)
+        assert st.phase == PH_LEAD and st.current_player == 0
+        for p in range(4):
+            assert G4.obs_spec.view(G4.observe(st, p))["calls"].sum() == 0
+        obs.append([G4.observe(st, p) for p in (0, 1, 3)])
+    assert all((a == b).all() for a, b in zip(*obs))  # the other seats cannot tell a refusal from no call
 
 
 def test_c3_5_moskva_beats_molodka():
     hands = ["7H 9H KC 8S", "7D 8D JD QD", "6H QC 8H 7S", "AS TH AC TD"]
     st = new(hands=hands, trump_card="9S", leader=0)
-    assert st.offers == ((3, MOSKVA), (1, MOLODKA))
-    assert st.current_player == 3 and legal(st) == {"moskva", "pass"}
     st.apply_action(A_PASS)
     assert st.current_player == 1 and legal(st) == {"molodka", "pass"}
+    st.apply_action(A_MOLODKA)
+    assert st.current_player == 2 and legal(st) == {"pass"}
+    v = G4.obs_spec.view(G4.observe(st, 0))
+    assert v["calls"][1].tolist() == [0, 1] and v["offer"][2].tolist() == [1, 0]  # only a Moskva may follow
+    st.apply_action(A_PASS)
+    assert st.current_player == 3 and legal(st) == {"moskva", "pass"}
+    st.apply_action(A_MOSKVA)  # the Moskva stands and leads its four; nobody can beat: all forced
+    assert st.last_taker == 3 and st.taken_up[1] & C("AS TH AC TD") == C("AS TH AC TD")
+    assert st.hands[1] & C("7D 8D JD QD") == 0  # seat 1 answered with its four (the round was played)
 
 
 def test_c3_5_equal_calls_go_to_the_seat_nearest_clockwise_from_the_scheduled_leader():
     hands = ["7D 8D JD QD", "7H 9H KC 8S", "6H QS 8H 7S", "7C 8C JC QC"]
+    # seat 3 (nearer clockwise from the scheduled leader, seat 1) calls: seat 0's equal call cannot beat it
     st = new(hands=hands, trump_card="9S", leader=1)
-    assert st.offers == ((3, MOLODKA), (0, MOLODKA))
-    assert st.current_player == 3
+    assert [st.current_player, *sorted(legal(st))] == [1, "pass"]
     st.apply_action(A_PASS)
-    assert st.current_player == 0
+    st.apply_action(A_PASS)
+    assert st.current_player == 3 and legal(st) == {"molodka", "pass"}
+    st.apply_action(A_MOLODKA)
+    assert st.current_player == 0 and legal(st) == {"pass"}
+    st.apply_action(A_PASS)
+    assert st.last_taker == 3 and st.taken_up[1] & C("7C 8C JC QC") == C("7C 8C JC QC")
+    # seat 3 passes: seat 0 may call, and leads
+    st = new(hands=hands, trump_card="9S", leader=1)
+    for _ in range(3):
+        st.apply_action(A_PASS)
+    assert st.current_player == 0 and legal(st) == {"molodka", "pass"}
     st.apply_action(A_MOLODKA)
     assert st.last_taker == 0 and st.taken_up[0] == C("7D 8D JD QD")
 
@@ -505,7 +563,12 @@ def test_c3_5_equal_calls_go_to_the_seat_nearest_clockwise_from_the_scheduled_le
 def test_c3_5_the_scheduled_leader_is_first_among_equal_calls():
     hands = ["7D 8D JD QD", "7H 9H KC 8S", "7C 8C JC QC", "6H QS 8H 7S"]
     st = new(hands=hands, trump_card="9S", leader=0)
-    assert st.offers == ((0, MOLODKA), (2, MOLODKA))
+    assert st.offers == (0, 1, 2, 3) and st.current_player == 0 and legal(st) == {"molodka", "pass"}
+    st.apply_action(A_MOLODKA)
+    for q in (1, 2, 3):  # asked (a Moskva could beat it), seat 2's equal Molodka cannot
+        assert st.phase == PH_CALL and st.current_player == q and legal(st) == {"pass"}
+        st.apply_action(A_PASS)
+    assert st.last_taker == 0 and st.taken_up[0] == C("7D 8D JD QD")
 
 
 def test_c3_5_calls_only_while_every_player_holding_cards_holds_four():
@@ -531,9 +594,15 @@ def test_c3_5_calls_off_option():
 def test_c3_5_a_call_is_public():
     hands = ["7H 9H KC 8S", "AD KD QD JD", "6H QC 8H 7S", "AS TH AC TD"]
     st = new(hands=hands, trump_card="9D", leader=0)
-    for p in range(4):
+    st.apply_action(A_PASS)
+    assert st.current_player == 1 and legal(st) == {"molodka", "pass"}
+    st.apply_action(A_MOLODKA)
+    for p in range(4):  # seat 1's Molodka is public, and seat 2 is asked (only a Moskva may follow)
         v = G4.obs_spec.view(G4.observe(st, p))
-        assert v["offer"][(3 - p) % 4][MOSKVA] == 1 and v["phase"][PH_CALL] == 1
+        assert v["calls"][(1 - p) % 4].tolist() == [0, 1] and v["calls"].sum() == 1
+        assert v["offer"][(2 - p) % 4].tolist() == [1, 0] and v["phase"][PH_CALL] == 1
+    st.apply_action(A_PASS)
+    assert st.current_player == 3 and legal(st) == {"moskva", "pass"}
     st.apply_action(A_MOSKVA)
     assert st.current_player == 1  # seat 0 answered (forced, face down); seat 1 can beat
     for p in range(4):
@@ -545,46 +614,47 @@ def test_c3_5_a_call_is_public():
 # ------------------------------------------------------------------ C3.6 deal scoring
 def test_c3_6_most_points_takes_nothing_31_or_more_takes_2():
     st = endgame(G2, [89, 31], ["7H", "6C"], single_deal=True)
-    assert st.last_result["side_points"] == [89, 31] and st.last_result["penalties"] == [0, 2]
+    assert st.last_result["points"] == [89, 31] and st.last_result["written"] == [0, 2]
+    assert st.last_result["winners"] == [0] and st.last_result["losers"] == [1]
 
 
 def test_c3_6_fewer_than_31_takes_4():
     st = endgame(G2, [90, 30], ["7H", "6C"], single_deal=True)
-    assert st.last_result["penalties"] == [0, 4]
+    assert st.last_result["written"] == [0, 4]
 
 
 def test_c3_6_a_trick_with_no_points_takes_4_and_no_trick_takes_6():
     hands = ["7H", "6C"]
     st = G2.new_state(0, dict(hands=hands, trump_card="9D", taken=[rest(*hands, "7D"), "7D"], leader=0,
                               single_deal=True))
-    assert st.last_result["side_points"] == [120, 0] and st.last_result["penalties"] == [0, 4]
+    assert st.last_result["points"] == [120, 0] and st.last_result["written"] == [0, 4]
     st = G2.new_state(0, dict(hands=hands, trump_card="9D", taken=[rest(*hands), ""], leader=0,
                               single_deal=True))
-    assert st.last_result["tricks"][1] == 0 and st.last_result["penalties"] == [0, 6]
+    assert st.last_result["tricks"][1] == 0 and st.last_result["written"] == [0, 6]
 
 
 def test_c3_6_a_tie_for_most_gives_each_tied_side_2():
     st = endgame(G2, [60, 60], ["7H", "6C"], single_deal=True)
-    assert st.last_result["penalties"] == [2, 2]
+    assert st.last_result["written"] == [2, 2] and st.last_result["losers"] == [0, 1]
     st = endgame(G3, [50, 50, 20], ["7H", "6C", "7C"], single_deal=True)
-    assert st.last_result["penalties"] == [2, 2, 4]
+    assert st.last_result["written"] == [2, 2, 4]
 
 
 def test_c3_6_with_three_players_the_line_is_21():
     st = endgame(G3, [79, 21, 20], ["7H", "6C", "7C"], single_deal=True)
-    assert st.last_result["penalties"] == [0, 2, 4]
+    assert st.last_result["written"] == [0, 2, 4]
 
 
 def test_c3_6_pairs_count_both_partners_tricks():
     st = endgame(G4, [70, 50], ["7H", "6C", "7C", "8C"], single_deal=True)
-    assert st.last_result["penalties"] == [0, 2]
+    assert st.last_result["written"] == [0, 2] and st.last_result["points"] == [70, 50]
     assert st.last_result["seat_points"] == [0, -2, 0, -2]
 
 
 def test_silent_the_line_is_31_when_two_of_three_sides_are_left():
     st = endgame(G3, [95, None, 0], ["7H", "6C", ""], out=[2], scores=[3, 4, 13], single_deal=True)
-    assert st.last_result["side_points"] == [95, 25, 0]
-    assert st.last_result["penalties"] == [0, 4, 0]
+    assert st.last_result["points"] == [95, 25, 0]
+    assert st.last_result["written"] == [0, 4, 0] and st.last_result["losers"] == [1]
 
 
 # ------------------------------------------------------------------ C3.7 the match
@@ -592,7 +662,8 @@ def test_c3_7_a_side_at_12_is_out_and_the_last_side_left_wins():
     st = endgame(G2, [100, 20], ["7H", "6C"], scores=[0, 8])
     assert st.terminal and st.ledger.scores == [0, 12]
     mr = st.match_result
-    assert mr["reason"] == "last_side_left" and mr["winners"] == [0] and mr["goats"] == [1]
+    assert mr["ended_by"] == "last_side_left" and mr["winners"] == [0] and mr["losers"] == [1]
+    assert mr["goats"] == [] and mr["titles"] == []  # seed 004 / RULES C3 name no goats
     assert st.returns() == [1.0, -1.0]
 
 
@@ -603,7 +674,7 @@ def test_c3_7_scores_go_through_the_shared_ledger():
 
 def test_c3_7_three_players_the_out_seat_is_skipped_in_later_deals():
     st = endgame(G3, [100, None, 0], ["7H", "6C", "7C"], scores=[0, 0, 6], dealer=2)
-    assert st.last_result["penalties"] == [0, 4, 6]
+    assert st.last_result["written"] == [0, 4, 6] and st.last_result["out"] == [2]
     assert not st.terminal and st.in_match == [True, True, False]
     assert st.seats == (0, 1) and st.hands[2] == 0 and len(st.stock) == 36 - 8
     assert st.dealer == 0 and st.leader == 1
@@ -614,21 +685,21 @@ def test_c3_7_three_players_the_out_seat_is_skipped_in_later_deals():
 def test_c3_7_if_everyone_left_reaches_12_together_only_the_highest_goes_out():
     st = endgame(G2, [60, 60], ["7H", "6C"], scores=[11, 10])
     assert st.ledger.scores == [13, 12]
-    assert st.terminal and st.match_result["winners"] == [1] and st.last_result["went_out"] == [0]
+    assert st.terminal and st.match_result["winners"] == [1] and st.last_result["out"] == [0]
     assert st.last_result["all_reached_target"]
 
 
 def test_c3_7_tie_for_highest_the_taker_of_the_last_trick_stays():
     st = endgame(G2, [60, 60], ["7H", "6C"], scores=[10, 10])
     assert st.ledger.scores == [12, 12] and st.last_result["last_taker"] == 0
-    assert st.match_result["winners"] == [0] and st.match_result["goats"] == [1]
+    assert st.match_result["winners"] == [0] and st.match_result["losers"] == [1]
 
 
 def test_c3_7_together_with_three_the_others_play_on():
     st = endgame(G3, [40, 40, 40], ["7H", "6C", "7C"], scores=[11, 11, 10])
     assert st.ledger.scores == [13, 13, 12]
     # highest tie between sides 0 and 1; seat 0 took the last trick and stays
-    assert st.last_result["went_out"] == [1] and not st.terminal
+    assert st.last_result["out"] == [1] and not st.terminal
     assert st.in_match == [True, False, True]
     st.check_invariants()
 
@@ -639,7 +710,7 @@ def test_c3_7_sides_reaching_12_while_another_stays_below_all_go_out():
     st = endgame(G3, [20, 25, 75], ["7H", "6C", "7C"], scores=[10, 10, 0])
     assert st.ledger.scores == [14, 12, 0] and st.terminal
     mr = st.match_result
-    assert mr["winners"] == [2] and mr["places"] == [3, 2, 1] and mr["goats"] == [0]
+    assert mr["winners"] == [2] and mr["places"] == [3, 2, 1] and mr["losers"] == [0] and mr["goats"] == []
     assert st.returns() == [-1.0, 0.0, 1.0]
 
 
@@ -647,13 +718,14 @@ def test_c3_7_after_25_deals_the_fewest_penalty_points_win():
     st = endgame(G2, [100, 20], ["7H", "6C"], scores=[5, 3], deals_played=24)
     assert st.terminal and st.deals_played == 25 and st.ledger.scores == [5, 7]
     mr = st.match_result
-    assert mr["reason"] == "deal_limit" and mr["winners"] == [0] and mr["goats"] == [1]
+    assert mr["ended_by"] == "deal_limit" and mr["winners"] == [0] and mr["losers"] == [1]
 
 
 def test_silent_deal_limit_tie_shares_first_place_and_returns_zero():
     st = endgame(G2, [60, 60], ["7H", "6C"], scores=[4, 4], deals_played=24)
     mr = st.match_result
-    assert mr["winners"] == [0, 1] and mr["goats"] == [] and st.returns() == [0.0, 0.0]
+    # everyone shares the first place: nobody wins or loses (winners are the sides with return +1)
+    assert mr["places"] == [1, 1] and mr["winners"] == [] and mr["losers"] == [] and st.returns() == [0.0, 0.0]
 
 
 def test_c3_7_final_places_earlier_out_is_worse():
@@ -667,12 +739,13 @@ def test_c3_7_final_places_earlier_out_is_worse():
         st.apply_action(acts[rnd.randrange(len(acts))])
     mr = st.match_result
     assert mr["places"][2] == 3 and sorted(mr["places"][:2]) in ([1, 2], [1, 1])
-    assert mr["goats"] == [2]
+    assert mr["losers"] == [2] and mr["goats"] == []
 
 
 def test_silent_single_deal_returns_follow_the_deal_penalties():
     st = endgame(G3, [79, 21, 20], ["7H", "6C", "7C"], single_deal=True)
-    assert st.terminal and st.match_result["reason"] == "single_deal"
+    assert st.terminal and st.match_result["ended_by"] == "single_deal"
+    assert st.match_result["winners"] == [0] and st.match_result["losers"] == [2]
     assert st.returns() == [1.0, 0.0, -1.0]
 
 

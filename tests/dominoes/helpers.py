@@ -40,6 +40,7 @@ def position(game, hands, ends=None, current=0, leader=0, scores=None, opened=No
     if scores is not None:
         st.ledger.scores = list(scores)
         st.ledger.opened = list(opened) if opened is not None else [s > 0 for s in scores]
+        st.ledger.wrote = [s > 0 for s in scores]  # a score given at the start counts as written (D1.9)
     st.ledger.eggs = eggs
     return st
 

@@ -196,7 +196,10 @@ def test_d4_2_two_ends_with_the_same_number_offer_the_double_at_either():
 def test_d4_3_a_closed_double_is_a_dead_end():
     st = pos(["33 01", "35 13", "55", "23"], ends=(3, 5, 2, 2), house=True)
     play(G, st, "33Lx")
-    assert st.ends == [D, 5, 2, 2] and st.current_player == 1
+    # 55 is not on the table, so the mover is asked again (RULES D4.2) although it holds no double to add
+    assert st.ends == [D, 5, 2, 2] and st.current_player == 0 and legal(st) == ["done"]
+    play(G, st, "done")
+    assert st.current_player == 1
     assert legal(st) == ["35R"]  # nothing can be attached to the closed 33
 
 
@@ -213,7 +216,7 @@ def test_d4_3_a_lead_is_open_by_default_close_lead_option_allows_closing_it():
     st = g.new_state(0, {"hands": HANDS, "single_deal": True})
     assert legal(st, g) == ["11", "11x"]
     play(g, st, "11x")  # no open end at all: a fish at once, the leader is the fisher (RULES D4.4)
-    assert st.terminal and st.last_result["ended_by"] == "fish" and st.last_result["fisher"] == 1
+    assert st.terminal and st.last_result["ended_by"] == "fish" and st.last_result["last_mover"] == 1
 
 
 def test_d4_3_closing_option_off():
@@ -228,7 +231,7 @@ def test_d4_4_early_closing_24_answered_by_22_and_44_closed_is_a_fish_the_closer
     st = G.new_state(0, {"hands": hands, "first_deal": False, "leader": 0})
     play(G, st, "24", "22Lx", "44Rx")
     res = st.last_result
-    assert res["ended_by"] == "fish" and res["fisher"] == 1 and res["final_move"] == ["22", "44"]
+    assert res["ended_by"] == "fish" and res["last_mover"] == 1 and res["final_move"] == ["22", "44"]
     assert st.current_player == 1  # the fisher leads the next deal (seed 000 §4)
 
 
@@ -237,20 +240,21 @@ def test_d4_4_fish_takes_dead_ends_into_account_and_may_have_different_open_numb
              played_by={1: "03 13 23 33 34 36 06 16 26 46 56 66"})
     play(G, st, "35L")  # ends 5, 6: all of suit 6 is down and nobody holds a 5
     res = st.last_result
-    assert res["ended_by"] == "fish" and res["fisher"] == 0
+    assert res["ended_by"] == "fish" and res["last_mover"] == 0
 
 
 # ---------------------------------------------------------------- D4.5 remembered points
 def test_d4_5_under_13_is_not_written_but_remembered():
     st = pos(["26", "01", "55", "04"], ends=(2, 4, N, N), scores=[0, 30], opened=[False, True])
     play(G, st, "26L")  # pair 1 loses 5, although its scoring is open: threshold in every deal
-    assert st.last_result["written"] == {1: 0} and st.ledger.memory == [0, 5] and st.ledger.scores == [0, 30]
+    assert st.last_result["losers"] == [1] and st.last_result["written"] == [0, 0]
+    assert st.ledger.memory == [0, 5] and st.ledger.scores == [0, 30]
 
 
 def test_d4_5_the_memory_is_added_to_the_next_loss():
     st = pos(["26", "01 55", "44", "04"], ends=(2, 4, N, N), memory=[0, 5])
     play(G, st, "26L")  # pair 1 loses 15 + 5
-    assert st.last_result["written"] == {1: 20} and st.ledger.memory == [0, 0]
+    assert st.last_result["written"] == [0, 20] and st.ledger.memory == [0, 0]
 
 
 def test_d4_5_the_memory_is_cleared_when_the_pair_does_not_lose_the_next_deal():
@@ -266,13 +270,13 @@ def test_d4_5_eggs_keep_the_memory_and_are_combined_before_the_test():
     assert st.last_result["eggs"] and st.ledger.memory == [0, 5] and st.ledger.eggs == 3
     st = pos(["26", "01 03", "55", "04"], ends=(2, 4, N, N), eggs=3, memory=[0, 5])
     play(G, st, "26L")  # 8 + 3 eggs + 5 remembered = 16
-    assert st.last_result["written"] == {1: 16}
+    assert st.last_result["written"] == [0, 16]
 
 
 def test_d4_5_lone_double_values_apply():
     st = pos(["26", "66", "55", "00"], ends=(2, 4, N, N))
     play(G, st, "26L")
-    assert st.last_result["amounts"] == {1: 75}
+    assert st.last_result["amounts"] == [0, 75]
 
 
 # ---------------------------------------------------------------- notation, observation, determinization
@@ -289,13 +293,34 @@ def test_notation_closed_doubles_done_and_errors():
     assert "move in progress" in G.render(st)
 
 
-def test_sample_consistent_keeps_the_observation_and_a_pending_move_keeps_a_double_to_add():
+def test_d4_2_a_pending_move_is_asked_whether_or_not_the_mover_holds_a_double_to_add():
+    # the same table, with and without 44 in player_0's hand: the turn order is the same (nothing leaks)
     st = pos(["22 44 01", "13 03", "55 06", "35 36"], ends=(2, 4, N, N))
     play(G, st, "22L")
+    assert st.current_player == 0 and legal(st) == ["44R", "44Rx", "done"]
+    st = pos(["22 01", "13 24", "55 06 44", "35 36"], ends=(2, 4, N, N))
+    play(G, st, "22L")
+    assert st.current_player == 0 and legal(st) == ["done"] and st.move_slots == 0b10
+    play(G, st, "done")
+    assert st.current_player == 1 and tiles_str(st.hands[0]) == "01"
+    # with 44 on the table the table rules the move out: it ends by itself
+    st = pos(["22 01", "13 24", "55 06", "35 36"], ends=(2, 4, N, N))
+    play(G, st, "22L")
+    assert st.current_player == 1 and st.move_slots == 0
+
+
+def test_sample_consistent_keeps_the_observation_and_a_pending_move_reveals_no_double():
+    # the table tiles spread so that no seat's dealt hand would have been redealt (RULES D1.6)
+    st = pos(["22 44 01", "13 03", "55 06", "35 36"], ends=(2, 4, N, N),
+             played_by={0: "00 02 04 05", 1: "11 12 14 23 24", 2: "15 16 25 26 33", 3: "34 45 46 56 66"})
+    play(G, st, "22L")
+    assert st.current_player == 0 and st.move_slots
     rng = Rng(1)
     for p in (1, 2, 3):
-        for _ in range(10):
+        with_44 = 0
+        for _ in range(20):
             other = G.sample_consistent(st, p, rng)
             other.check_invariants()
-            assert other.hands[0] >> (parse_tiles("44").bit_length() - 1) & 1
+            with_44 += other.hands[0] >> (parse_tiles("44").bit_length() - 1) & 1
             assert np.array_equal(G.observe(other, p), G.observe(st, p))
+        assert 0 < with_44 < 20  # being asked again says nothing about holding 44

@@ -32,7 +32,7 @@ def test_random_matches_keep_every_invariant_and_end_exactly_at_101(n):
         res = st.match_result
         top = max(res["scores"])
         assert res["goats"] == [s for s in range(n) if res["scores"][s] == top]
-        sc, place = res["scores"], res["place"]
+        sc, place = res["scores"], res["places"]
         assert min(place) == 1
         assert all((sc[a] < sc[b]) == (place[a] < place[b]) for a in range(n) for b in range(n))
     assert draws > 0 or n == 4

@@ -73,7 +73,8 @@ def test_d2_2_a_player_who_cannot_play_draws_one_at_a_time_until_a_tile_fits():
     st = later_deal(G2, H2, S2)
     play(G2, st, "12")  # ends 1, 2: seat 1 holds neither
     assert st.current_player == 1
-    assert st.events.count(("draw", 1)) == 3  # 33, 04 do not fit; 22 does
+    assert [e[:2] for e in st.events].count(("draw", 1)) == 3  # 33, 04 do not fit; 22 does
+    assert [e[3] for e in st.events if e[0] == "draw"] == ["33", "04", "22"]  # the tiles: private
     assert tiles_str(st.hands[1]) == "04 22 33 35 36 45 46 55 56 66"
     assert st.drawn == [0, 3] and st.stock.bit_count() == 11
     assert G2.legal_strings(st) == ["22R"]  # the drawn tile is the only one that fits
@@ -90,7 +91,7 @@ def test_d2_2_drawing_is_automatic_and_the_drawer_plays_at_once():
 def test_d2_2_the_last_stock_tile_is_never_drawn_the_player_knocks():
     st = later_deal(G3, H3, S3)
     play(G3, st, "56")  # ends 5, 6: seat 1 has neither, nor has the stock
-    assert st.events.count(("draw", 1)) == 6 and ("knock", 1) in st.events
+    assert [e[:2] for e in st.events].count(("draw", 1)) == 6 and ("knock", 1, None, None) in st.events
     assert st.stock.bit_count() == 1 and st.drawn == [0, 6, 0]
     assert st.knocks[1] == (1 << 5) | (1 << 6)
     assert st.current_player == 2
@@ -99,7 +100,7 @@ def test_d2_2_the_last_stock_tile_is_never_drawn_the_player_knocks():
 def test_d2_2_with_one_tile_left_a_player_without_a_fit_knocks_at_once():
     st = stock_position(G2, ["46 00", "01 02"], ends=(4, 3), stock="11", current=0)
     play(G2, st, "46L")  # ends 6, 3
-    assert ("draw", 1) not in st.events and ("knock", 1) in st.events
+    assert not any(e[0] == "draw" for e in st.events) and ("knock", 1, None, None) in st.events
 
 
 def test_d2_2_a_drawn_tile_that_fits_both_ends_may_go_at_either():
@@ -161,11 +162,17 @@ def test_d2_3_opening_option_lowest_double_with_four_players():
 
 
 def test_d2_3_redeal_of_the_first_deal_applies_the_opening_rule_again():
-    hands = ["00 11 22 33 44 01 02", "03 04 05 06 12 13 14"]  # seat 0 holds five doubles
-    st = G2.new_state(5, {"hands": hands})
-    assert ("redeal",) in st.events
+    st = G2.new_state(56)  # the first deal gives seat 0 six tiles with a 4 (found by search): redealt
+    redeal = [e for e in st.events if e[0] == "redeal"]
+    assert redeal
+    old = [parse_tiles(h) for h in redeal[0][3]["hands"]]
+    assert knowledge.opening_lead("lowest_double", old) == (1, parse_tiles("00").bit_length() - 1)
     seat, tile = knowledge.opening_lead("lowest_double", st.hands)
+    assert (seat, tile) != knowledge.opening_lead("lowest_double", old)  # the new deal decides the lead
     assert st.current_player == seat and st.lead_mask == 1 << tile
+    hands = ["00 11 22 33 44 01 02", "03 04 05 06 12 13 14"]  # seat 0 holds five doubles: never dealt
+    with pytest.raises(InvalidOptionError, match="redeal=False"):
+        G2.new_state(5, {"hands": hands})
 
 
 def test_d2_3_later_deals_the_player_of_the_last_tile_leads_any_tile():
@@ -180,9 +187,9 @@ def test_d2_4_fish_is_nobody_can_play_nor_draw_even_with_different_ends():
     st = stock_position(G2, ["46 00 01", "02 12"], ends=(5, 4), stock="11", current=0)
     play(G2, st, "46R")  # ends 5, 6: nobody holds either, one tile in the stock may not be drawn
     res = st.last_result
-    assert res["ended_by"] == "fish" and res["fisher"] == 0
-    assert res["hand_totals"] == [1, 5] and res["deal_winners"] == [0]
-    assert res["amounts"] == {1: 5} and res["written"] == {1: 0}  # under 13 before opening: lost
+    assert res["ended_by"] == "fish" and res["last_mover"] == 0
+    assert res["hand_totals"] == [1, 5] and res["winners"] == [0] and res["losers"] == [1]
+    assert res["amounts"] == [0, 5] and res["written"] == [0, 0]  # under 13 before opening: lost
 
 
 def test_d2_4_no_fish_while_a_player_may_still_draw():
@@ -197,8 +204,9 @@ def test_d2_5_after_going_out_every_other_player_writes_his_own_hand_with_his_th
     st = stock_position(G3, ["26", "55 66 14", "00 03 02"], ends=(2, 4), current=0)
     play(G3, st, "26L")
     res = st.last_result
-    assert res["went_out"] == 0 and res["amounts"] == {1: 27, 2: 5}
-    assert res["written"] == {1: 27, 2: 0}  # seat 2's 5 is under 13 and seat 2 is not open
+    assert res["ended_by"] == "out" and res["last_mover"] == 0 and res["amounts"] == [0, 27, 5]
+    assert res["winners"] == [0] and res["losers"] == [1, 2]
+    assert res["written"] == [0, 27, 0]  # seat 2's 5 is under 13 and seat 2 is not open
     assert st.ledger.scores == [0, 27, 0] and st.ledger.opened == [False, True, False]
 
 
@@ -206,7 +214,7 @@ def test_d2_5_an_open_player_writes_any_amount():
     st = stock_position(G3, ["26", "55 66 14", "00 03 02"], ends=(2, 4), current=0,
                         scores=[0, 0, 20], opened=[False, False, True])
     play(G3, st, "26L")
-    assert st.last_result["written"] == {1: 27, 2: 5} and st.ledger.scores == [0, 27, 25]
+    assert st.last_result["written"] == [0, 27, 5] and st.ledger.scores == [0, 27, 25]
 
 
 def test_d2_5_fish_the_lowest_total_wins_all_tied_for_lowest_win():
@@ -214,40 +222,42 @@ def test_d2_5_fish_the_lowest_total_wins_all_tied_for_lowest_win():
     play(G3, st, "46R")  # ends 5, 6: nobody fits, no stock; totals 3, 3, 6
     res = st.last_result
     assert res["ended_by"] == "fish" and res["hand_totals"] == [3, 3, 6]
-    assert res["deal_winners"] == [0, 1] and res["amounts"] == {2: 6}
+    assert res["winners"] == [0, 1] and res["losers"] == [2] and res["amounts"] == [0, 0, 6]
 
 
 def test_d2_5_everybody_tied_in_a_fish_is_eggs_the_total_is_carried():
     st = stock_position(G3, ["46 03", "12", "11 01"], ends=(5, 4), current=0)
     play(G3, st, "46R")  # totals 3, 3, 3
     res = st.last_result
-    assert res["eggs"] and res["written"] == {} and st.ledger.eggs == 3 and st.ledger.scores == [0, 0, 0]
+    assert res["eggs"] and res["winners"] == [] and res["losers"] == []
+    assert res["written"] == [0, 0, 0] and st.ledger.eggs == 3 and st.ledger.scores == [0, 0, 0]
 
 
 def test_d2_5_lone_double_values_apply_to_each_losing_hand():
     st = stock_position(G3, ["26", "66", "00"], ends=(2, 4), current=0)
     play(G3, st, "26L")
-    assert st.last_result["amounts"] == {1: 50, 2: 25} and st.ledger.scores == [0, 50, 25]
+    assert st.last_result["amounts"] == [0, 50, 25] and st.ledger.scores == [0, 50, 25]
 
 
 def test_d2_5_lone_double_values_option_off():
     g = DominoesGame(make_rules(FFA, {"num_players": 3, "lone_double_values": None}))
     st = stock_position(g, ["26", "66", "00"], ends=(2, 4), current=0)
     play(g, st, "26L")
-    assert st.last_result["amounts"] == {1: 12, 2: 0}
+    assert st.last_result["amounts"] == [0, 12, 0] and st.last_result["losers"] == [1, 2]
 
 
 def test_d2_5_tiles_in_the_stock_do_not_count():
     st = stock_position(G2, ["26", "55 66 14"], ends=(2, 4), stock="00 01 56", current=0)
     play(G2, st, "26L")
-    assert st.last_result["amounts"] == {1: 27}
+    assert st.last_result["amounts"] == [0, 27]
 
 
 def test_d2_5_all_tied_is_eggs_added_to_every_loser_of_the_next_decided_deal():
     st = stock_position(G3, ["26", "55 66 14", "00 03 12"], ends=(2, 4), current=0, eggs=6)
     play(G3, st, "26L")  # losers 27 and 6: both get the 6 carried
     res = st.last_result
-    assert res["eggs_carried_in"] == 6 and res["written"] == {1: 33, 2: 0}  # 6 + 6 = 12 < 13: lost
+    assert res["eggs_carried_in"] == 6 and res["losers"] == [1, 2]
+    assert res["written"] == [0, 33, 0]  # 6 + 6 = 12 < 13: lost
     assert st.ledger.eggs == 0
 
 
@@ -255,7 +265,7 @@ def test_d2_5_eggs_to_highest_option_gives_the_carried_total_to_the_biggest_lose
     g = DominoesGame(make_rules(FFA, {"num_players": 3, "eggs_to": "highest"}))
     st = stock_position(g, ["26", "55 66 14", "00 03 12"], ends=(2, 4), current=0, eggs=10)
     play(g, st, "26L")
-    assert st.last_result["written"] == {1: 37, 2: 0} and st.ledger.eggs == 0
+    assert st.last_result["losers"] == [1, 2] and st.last_result["written"] == [0, 37, 0] and st.ledger.eggs == 0
 
 
 # ---------------------------------------------------------------- D2.6 the goat and places
@@ -265,8 +275,8 @@ def test_d2_6_the_player_at_101_is_the_goat_places_by_points():
     play(G3, st, "26L")
     res = st.match_result
     assert st.terminal and res["scores"] == [40, 117, 16]
-    assert res["goats"] == [1] and res["winners"] == [2] and res["places"] == [2, 0, 1]
-    assert res["place"] == [2, 3, 1]
+    assert res["goats"] == [1] and res["winners"] == [2] and res["places"] == [2, 3, 1]
+    assert res["losers"] == [1] and res["titles"] == ["goats"] and res["ended_by"] == "target"
     assert st.returns() == [0.0, -1.0, 1.0]
 
 
@@ -290,7 +300,7 @@ def test_next_leader_winner_option_fish_winner_leads_the_next_deal():
     g = DominoesGame(make_rules(FFA, {"num_players": 3, "next_leader": "winner"}))
     st = stock_position(g, ["46 33", "12", "14 01"], ends=(5, 4), current=0)
     play(g, st, "46R")  # fish by seat 0 (6 pips); seat 1 (3) wins and leads the next deal
-    assert st.last_result["deal_winners"] == [1] and st.current_player == 1
+    assert st.last_result["winners"] == [1] and st.current_player == 1
     st = stock_position(G3, ["46 33", "12", "14 01"], ends=(5, 4), current=0)
     play(G3, st, "46R")
     assert st.current_player == 0  # default: the fisher

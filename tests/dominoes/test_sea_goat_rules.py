@@ -28,7 +28,8 @@ def test_d3_1_partner_tiles_do_not_count_and_the_other_pair_writes_after_going_o
     st = position(G, ["26", "00 01 55", "44 66", "04 05 36"], ends=(2, 4), current=0)
     play(G, st, "26L")
     res = st.last_result
-    assert res["went_out"] == 0 and res["amounts"] == {1: 29}  # 0 + 1 + 10 + 4 + 5 + 9; 44 66 ignored
+    assert res["ended_by"] == "out" and res["last_mover"] == 0
+    assert res["amounts"] == [0, 29]  # 0 + 1 + 10 + 4 + 5 + 9; 44 66 ignored
 
 
 # ---------------------------------------------------------------- D3.2 one score for both pairs
@@ -36,7 +37,7 @@ def test_d3_2_under_25_is_not_written_and_nothing_changes():
     st = position(G, ["26", "00 01 55", "44", "04 05"], ends=(2, 4), current=0,
                   scores=[30, 0], opened=[True, False])
     play(G, st, "26L")  # pair 1 loses 20
-    assert st.last_result["written"] == {1: 0} and st.ledger.scores == [30, 0]
+    assert st.last_result["losers"] == [1] and st.last_result["written"] == [0, 0] and st.ledger.scores == [30, 0]
     assert st.ledger.opened == [True, False]
 
 
@@ -44,20 +45,20 @@ def test_d3_2_25_or_more_wipes_the_other_pairs_score_and_opens_its_own():
     st = position(G, ["26", "00 01 55", "44", "04 05 36"], ends=(2, 4), current=0,
                   scores=[40, 0], opened=[True, False])
     play(G, st, "26L")  # pair 1 loses 29
-    assert st.last_result["written"] == {1: 29}
+    assert st.last_result["written"] == [0, 29]
     assert st.ledger.scores == [0, 29] and st.ledger.opened == [False, True]
 
 
 def test_d3_2_the_pair_whose_score_is_open_writes_any_amount():
     st = position(G, ["26", "01", "44", "02"], ends=(2, 4), current=0, scores=[0, 30], opened=[False, True])
     play(G, st, "26L")  # pair 1 loses 3
-    assert st.last_result["written"] == {1: 3} and st.ledger.scores == [0, 33]
+    assert st.last_result["written"] == [0, 3] and st.ledger.scores == [0, 33]
 
 
 def test_d3_2_carried_eggs_count_toward_the_25():
     st = position(G, ["26", "01 55", "44", "02"], ends=(2, 4), current=0, eggs=12)
     play(G, st, "26L")  # pair 1 loses 13 + 12 carried = 25
-    assert st.last_result["written"] == {1: 25} and st.ledger.scores == [0, 25] and st.ledger.eggs == 0
+    assert st.last_result["written"] == [0, 25] and st.ledger.scores == [0, 25] and st.ledger.eggs == 0
 
 
 def test_d3_2_setup_may_not_give_both_pairs_a_score():
@@ -75,23 +76,25 @@ def test_d3_3_going_out_on_00_wins_the_match_at_once_whatever_the_score():
     play(G, st, "00L")
     assert st.terminal
     res = st.match_result
-    assert res["winners"] == [0] and res["goats"] == [1] and res["instant_win"]
+    assert res["winners"] == [0] and res["goats"] == [1] and res["ended_by"] == "instant_win"
+    assert res["losers"] == [1] and "sea_goats" in res["titles"]
     assert st.ledger.scores == [120, 0]  # nothing is written
-    assert st.last_result["written"] == {} and st.last_result["instant_win"]
+    assert st.last_result["written"] == [0, 0] and st.last_result["instant_win"]
+    assert st.last_result["winners"] == [0] and st.last_result["losers"] == [1] and not st.last_result["eggs"]
     assert st.returns() == [1.0, -1.0, 1.0, -1.0]
 
 
 def test_d3_3_the_two_doubles_move_with_00_and_66_also_wins_at_once():
     st = position(G, ["00 66", "55 12", "44", "36 45"], ends=(0, 6), current=0)
     play(G, st, "00+66")
-    assert st.terminal and st.match_result["instant_win"] and st.match_result["winners"] == [0]
+    assert st.terminal and st.match_result["ended_by"] == "instant_win" and st.match_result["winners"] == [0]
 
 
 def test_d3_3_option_off_going_out_on_00_is_an_ordinary_win():
     g = DominoesGame(make_rules(SEA_GOAT, {"out_00_wins_match": False}))
     st = position(g, ["00", "55 66 12", "44", "36 45"], ends=(0, 3), current=0)
     play(g, st, "00L")
-    assert not st.terminal and st.last_result["written"] == {1: 43}
+    assert not st.terminal and st.last_result["written"] == [0, 43] and not st.last_result["instant_win"]
 
 
 def test_d3_3_the_env_reports_the_instant_win():
@@ -103,7 +106,8 @@ def test_d3_3_the_env_reports_the_instant_win():
     env.step(env.unwrapped.move_to_action("00L"))
     assert all(env.terminations.values())
     assert env.rewards == {"player_0": 1.0, "player_1": -1.0, "player_2": 1.0, "player_3": -1.0}
-    assert env.infos["player_1"]["match"]["instant_win"]
+    assert env.infos["player_1"]["match"]["ended_by"] == "instant_win"
+    assert env.infos["player_1"]["deals"][-1]["instant_win"]
 
 
 # ---------------------------------------------------------------- D3.4 going out on 66
@@ -111,28 +115,28 @@ def test_d3_4_going_out_on_66_the_losing_pair_writes_100_instead_of_its_hand():
     st = position(G, ["66", "01", "44", "02"], ends=(6, 3), current=0, scores=[60, 0], opened=[True, False])
     play(G, st, "66L")
     res = st.last_result
-    assert res["amounts"] == {1: 100} and res["written"] == {1: 100}
+    assert res["amounts"] == [0, 100] and res["written"] == [0, 100]
     assert st.ledger.scores == [0, 100]  # 100 >= 25 wipes pair 0
 
 
 def test_d3_4_carried_eggs_are_added_to_the_100():
     st = position(G, ["66", "01", "44", "02"], ends=(6, 3), current=0, eggs=30)
     play(G, st, "66L")
-    assert st.last_result["written"] == {1: 130} and st.terminal and st.match_result["goats"] == [1]
+    assert st.last_result["written"] == [0, 130] and st.terminal and st.match_result["goats"] == [1]
 
 
 def test_d3_4_66_with_00_in_the_same_move_is_the_00_rule():
     st = position(G, ["00 66", "55 12", "44", "36 45"], ends=(0, 6), current=0, scores=[0, 10],
                   opened=[False, True])
     play(G, st, "00+66")
-    assert st.match_result["instant_win"] and st.ledger.scores == [0, 10]
+    assert st.match_result["ended_by"] == "instant_win" and st.ledger.scores == [0, 10]
 
 
 def test_d3_4_option_off_going_out_on_66_writes_the_hand():
     g = DominoesGame(make_rules(SEA_GOAT, {"out_66_amount": None}))
     st = position(g, ["66", "01 55", "44", "02 14"], ends=(6, 3), current=0)
     play(g, st, "66L")
-    assert st.last_result["amounts"] == {1: 18}
+    assert st.last_result["amounts"] == [0, 18]
 
 
 # ---------------------------------------------------------------- D3.5 sea goats at 125
@@ -140,7 +144,7 @@ def test_d3_5_a_pair_at_125_or_more_are_the_sea_goats():
     st = position(G, ["26", "01 55", "44", "02"], ends=(2, 4), current=0, scores=[0, 112], opened=[False, True])
     play(G, st, "26L")  # pair 1 writes 13: 125
     assert st.terminal and st.match_result["goats"] == [1] and st.match_result["scores"] == [0, 125]
-    assert st.match_result["naked_goats"]  # the winners wrote nothing
+    assert st.match_result["titles"] == ["naked_goats", "sea_goats"]  # the winners wrote nothing
 
 
 def test_d3_5_124_is_not_yet_goats():
@@ -152,15 +156,15 @@ def test_d3_5_124_is_not_yet_goats():
 def test_d3_5_lone_double_values_apply():
     st = position(G, ["26", "66", "44", "00"], ends=(2, 4), current=0)
     play(G, st, "26L")  # 50 + 25
-    assert st.last_result["amounts"] == {1: 75}
+    assert st.last_result["amounts"] == [0, 75]
 
 
 def test_d3_5_the_fish_is_as_in_kozel():
     st = position(G, ["35 12", "00", "44", "01"], ends=(3, 5), current=0, played_by={1: "03 13 23 33 34 36"})
     play(G, st, "35R")  # ends 3, 3 with all of suit 3 down: fish; pair 0: 3, pair 1: 1
     res = st.last_result
-    assert res["ended_by"] == "fish" and res["deal_winners"] == [1] and res["amounts"] == {0: 11}
-    assert res["written"] == {0: 0}  # under 25
+    assert res["ended_by"] == "fish" and res["winners"] == [1] and res["amounts"] == [11, 0]
+    assert res["losers"] == [0] and res["written"] == [0, 0]  # under 25
 
 
 def test_sample_consistent_keeps_the_observation():

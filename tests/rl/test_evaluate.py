@@ -62,7 +62,10 @@ def test_a_match_decided_by_the_deal_needs_no_decision():
             raise AssertionError("no decision in a finished match")
 
     res = play_matches("beat_or_discard_v0", [(seed, ["A", "B"] * 2, [0] * 4)], {"A": Never(), "B": Never()})
-    assert sorted(res[0][0]) != [0, 0, 0, 0] and res[0][1] == []
+    st = game.new_state(seed)
+    assert res[0][0] == st.returns() and sorted(res[0][0]) != [0, 0, 0, 0]
+    # the deal that ended the match is reported like any other (its points are not lost)
+    assert res[0][1] == [list(d["seat_points"]) for d in st.results] and len(res[0][1]) == 1
 
 
 def test_choose_policy_prefers_the_higher_score_and_the_earlier_file_on_a_tie(tmp_path):
