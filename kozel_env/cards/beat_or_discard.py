@@ -889,8 +889,8 @@ class BeatOrDiscardState(State):
             leader = (leader + 1) % n
         self._clear_round(leader)  # before the C1.14 check: a match that ends at the deal is still observed
         self.events.append(("deal", -1, {"leader": leader, "trump": SUITS[self.trump]},
-                            {"hands": [_cards(h) for h in self.hands],
-                             "stock": [card_str(c) for c in self.stock_seq]}))
+                            lambda h=tuple(self.hands), q=self.stock_seq: {
+                                "hands": [_cards(x) for x in h], "stock": [card_str(c) for c in q]}))
         if r.four_of_a_kind and self._four_check():
             return
         self._ask_claims((leader + 1) % n)

@@ -457,7 +457,7 @@ class QueensAndJacksState(State):
             self.trump = -1
             self.phase = PHASE_NAMING
         self.events.append(("deal", -1, {"dealer": d, "trump": SUITS[self.trump] if self.trump >= 0 else None},
-                            {"hands": [" ".join(card_str(c) for c in bits(h)) for h in hands]}))
+                            lambda h=tuple(hands): {"hands": [" ".join(card_str(c) for c in bits(x)) for x in h]}))
 
     def _finish_hand(self) -> None:
         """Score the hand (C2.5) with the shared ledger, then end the match (C2.6) or deal again."""

@@ -556,8 +556,8 @@ class SixOfSpadesState(State):
 
     def _deal_event(self) -> None:
         self.events.append(("deal", -1, {"dealer": self.dealer, "trump_card": card_str(self.trump_card)},
-                            {"hands": [card_list(h) for h in self.hands],
-                             "stock": [card_str(c) for c in reversed(self.stock)]}))
+                            lambda h=tuple(self.hands), q=tuple(self.stock): {
+                                "hands": [card_list(x) for x in h], "stock": [card_str(c) for c in reversed(q)]}))
 
     def _refill(self, taker: int) -> None:
         """C3.4: back to four, the taker first, then clockwise; the trump card (``stock[0]``) comes last."""

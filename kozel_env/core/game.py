@@ -33,8 +33,9 @@ class State(ABC):
     * ``match_result`` -- dict describing the finished match (``None`` until terminal), same module.
     * ``events`` -- what happened in the last ``apply_action`` (or in ``new_state``), in order, as tuples
       ``(kind, seat, public, private)``: ``public`` is what every seat sees, ``private`` what only ``seat``
-      (or a spectator) sees; see :mod:`kozel_env.core.events` for the kinds. The match record and the
-      leak tests read them; the rules never do.
+      (or a spectator) sees; a ``private`` part may be a callable that builds it on demand (the dealt
+      hands: search pays nothing for them). :mod:`kozel_env.core.record` lists the kinds. The match record
+      and the leak tests read them; the rules never do.
     """
 
     results: tuple = ()

@@ -180,7 +180,7 @@ class DominoesState(State):
                 deal, hands = hands, None
             if not (r.redeal and any(needs_redeal(h) for h in deal)):
                 break
-            self.events.append(("redeal", -1, None, {"hands": [tiles_str(h) for h in deal]}))
+            self.events.append(("redeal", -1, None, lambda d=tuple(deal): {"hands": [tiles_str(h) for h in d]}))
             order = None
         self.hands = deal
         self.stock_order = order or None
@@ -204,9 +204,10 @@ class DominoesState(State):
             self.leader = self.last_mover
             self.lead_mask = ALL_TILES
         self.current_player = self.leader
-        stock = [tile_str(t) for t in order] if order else None
+        # the dealt hands are written out only if a record asks (a callable private part: cheap in search)
         self.events.append(("deal", -1, {"leader": self.leader, "first_deal": self.first_deal},
-                            {"hands": [tiles_str(h) for h in deal], "stock": stock}))
+                            lambda d=tuple(deal), o=order: {"hands": [tiles_str(h) for h in d],
+                                                            "stock": [tile_str(t) for t in o] if o else None}))
 
     @property
     def num_slots(self) -> int:
