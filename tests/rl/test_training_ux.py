@@ -138,7 +138,11 @@ def test_the_train_extra_writes_tensorboard_logs_and_a_learning_curve(tmp_path):
     train = _load("train")
     out = train.main(["--env", "dominoes_v0", "--steps", "700", "--out", str(tmp_path), "--no-progress",
                       "--quiet"] + SMALL)
-    assert out["tensorboard"] and any(p.name.startswith("events.out.tfevents") for p in (tmp_path / "tb").iterdir())
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    assert out["tensorboard"] == str(tmp_path / "tb")
+    tags = EventAccumulator(out["tensorboard"]).Reload().Tags()["scalars"]
+    assert {"train/vf", "train/ent", "eval/score_vs_random"} <= set(tags), tags   # per iteration, and the final eval
     assert out["learning_curve"] and (tmp_path / "learning_curve.png").stat().st_size > 1000
 
 
