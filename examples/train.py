@@ -101,7 +101,8 @@ def learning_curve(history: list, path: Path, title: str) -> bool:
     for opp in (evals[0]["eval"] if evals else {}):
         xs = [h["steps"] for h in evals]
         ys = [h["eval"][opp]["score"] for h in evals]
-        ci = [h["eval"][opp]["ci"] if h["eval"][opp]["ci"] == h["eval"][opp]["ci"] else 0.0 for h in evals]  # nan: 1 set
+        ci = [h["eval"][opp]["ci"] for h in evals]
+        ci = [c if c == c else 0.0 for c in ci]   # nan: evaluated on one set, no interval
         ax[0].errorbar(xs, ys, yerr=ci, fmt="-o", markersize=3, label=f"vs {opp}", capsize=2)
     ax[0].set_xlabel("learner decisions")
     ax[0].set_ylabel("match score (duplicate deals)")
@@ -210,7 +211,8 @@ def split_budget(cfg, steps: int | None = None, bc_steps: int | None = None):
 def plan_text(cfg, steps: int | None, documented: tuple, explicit_bc: bool) -> str:
     """One line, printed before the run starts: what it will do with its budget and why."""
     if cfg.bc_steps:
-        what = f"{cfg.bc_steps:,} decisions imitating {cfg.bc_teacher} (the warm start), then {cfg.total_steps:,} of PPO"
+        what = (f"{cfg.bc_steps:,} decisions imitating {cfg.bc_teacher} (the warm start), then "
+                f"{cfg.total_steps:,} of PPO")
     else:
         what = f"{cfg.total_steps:,} decisions of PPO (no warm start)"
     if steps is None:
@@ -364,7 +366,8 @@ def main(argv=None) -> dict:
 
     def show_eval(s: dict, what: str) -> None:
         if not args.quiet:
-            msg = f"[{what + ' ' if what else ''}it {tr.iteration} {tr.steps} dec {time.time() - t0:.0f}s] eval {eval_text(s['eval'], cfg.eval_seeds)}"
+            msg = (f"[{what + ' ' if what else ''}it {tr.iteration} {tr.steps} dec {time.time() - t0:.0f}s] "
+                   f"eval {eval_text(s['eval'], cfg.eval_seeds)}")
             if bar is not None and hasattr(bar, "write"):
                 bar.write(msg, file=sys.stderr)
             else:

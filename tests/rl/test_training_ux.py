@@ -106,7 +106,8 @@ def test_a_run_shorter_than_eval_every_ends_on_an_evaluation(tmp_path, capsys):
 
 def test_a_run_stopped_by_the_clock_ends_on_an_evaluation(tmp_path):
     train = _load("train")
-    out = train.main(["--env", "dominoes_v0", "--steps", "100000", "--bc-steps", "0", "--minutes", "0", "--eval-every", "5",
+    out = train.main(["--env", "dominoes_v0", "--steps", "100000", "--bc-steps", "0", "--minutes", "0",
+                      "--eval-every", "5",
                       "--out", str(tmp_path), "--no-progress", "--quiet"] + SMALL)
     assert out["iteration"] == 1 and out["last_eval"] is not None
     assert _log(tmp_path)[-1]["final_eval"] is True
