@@ -52,8 +52,8 @@ def test_train_writes_a_checkpoint_and_resumes(tmp_path):
 def test_reproduce_baselines_evaluates_and_retrains(tmp_path, capsys):
     rb = _load("reproduce_baselines")
     res = rb.main(["--env", "dominoes_v0", "--train", "--steps", "500", "--runs", str(tmp_path),
-                   "--set", "bc_steps=300", "num_envs=16", "rollout_ticks=32", "--select-sets", "2",
-                   "--opponents", "random", "--deals", "2", "--processes", "1", "--no-progress"])
+                   "--set", "bc_steps=300", "num_envs=16", "rollout_ticks=32", "eval_seeds=2", "--select-sets", "2",
+                   "--opponents", "random", "--deals", "2", "--processes", "1", "--no-progress", "--no-estimate"])
     assert (tmp_path / "checkpoints" / "dominoes_v0.npz").exists()
     row = res["rows"]["dominoes_v0"]
     assert 0.0 <= row["results"]["random"]["score"]["mean"] <= 1.0
