@@ -180,7 +180,8 @@ def main(argv=None) -> dict:
     ap.add_argument("--seed", type=int, default=0, help="arena seed of the deals (documented: 0)")
     ap.add_argument("--processes", type=int, default=None)
     ap.add_argument("--train", action="store_true", help="retrain from scratch with the documented settings")
-    ap.add_argument("--steps", type=int, help="with --train: each game's whole budget, imitation included, as train.py --steps "
+    ap.add_argument("--steps", type=int,
+                    help="with --train: each game's whole budget, imitation included, as train.py --steps "
                          "(e.g. for a quick check)")
     ap.add_argument("--runs", help="with --train: folder for the training runs (default runs/baselines)")
     ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
