@@ -130,7 +130,8 @@ def installed(tmp_path_factory):
     _run([py, *PIP_INSTALL, wheel], cwd=tmp)
     outside = tmp / "elsewhere"   # not the checkout: only the installed packages can be imported
     outside.mkdir()
-    return {"python": py, "wheel": wheel, "venv": venv, "cwd": outside}
+    yield {"python": py, "wheel": wheel, "venv": venv, "cwd": outside}
+    shutil.rmtree(tmp, ignore_errors=True)   # the venv with torch weighs over a gigabyte
 
 
 def test_the_wheel_ships_every_agent_that_plays_from_a_fresh_venv(installed):
