@@ -83,6 +83,26 @@ def mean_ci(xs: list) -> dict:
     return {"mean": m, "lo": m - h, "hi": m + h, "n": k}
 
 
+def format_ci(c: dict, pct: bool = False, digits: int = 2) -> str:
+    """A :func:`mean_ci` result as text: ``+0.12 [+0.05, +0.19]``, or with ``pct`` (a rate)
+    ``62.0% [55.1, 68.9]``. Where the samples cannot give an interval it says so instead of printing a
+    meaningless one: ``n=1: no interval`` for a single sample, ``n=4, all equal: no interval`` for samples
+    without spread (the normal approximation would print ``[50.0, 50.0]``), ``n=0: no samples``."""
+    n = c.get("n", 0)
+    m = c["mean"]
+    mean = f"{100 * m:.1f}%" if pct else f"{m:+.{digits}f}"
+    if n == 0 or m != m:
+        return f"{'-' if m != m else mean} (n=0: no samples)"
+    lo, hi = c.get("lo", float("nan")), c.get("hi", float("nan"))
+    if n < 2 or lo != lo or hi != hi:
+        return f"{mean} (n={n}: no interval)"
+    if hi - lo <= 1e-12 * max(1.0, abs(m)):
+        return f"{mean} (n={n}, all equal: no interval)"
+    if pct:
+        return f"{mean} [{100 * lo:.1f}, {100 * hi:.1f}]"
+    return f"{mean} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
 def elo_table(labels: list, results: list, anchor: float = 1000.0) -> dict:
     """Bradley-Terry ratings on the Elo scale from ``results``: ``(a, b, score_of_a, games)`` tuples. One
     virtual draw per pair keeps sweeps finite; the first label is anchored at ``anchor``."""
@@ -305,15 +325,6 @@ def evaluate(env_name: str, agents, deals: int = 100, seed: int = 0, env_options
 
 
 # ------------------------------------------------------------------ reports
-def _ci(c: dict, digits: int = 2, pct: bool = False) -> str:
-    f = 100.0 if pct else 1.0
-    suffix = "%" if pct else ""
-    if c["n"] < 2:
-        return f"{c['mean'] * f:.{digits}f}{suffix}"
-    return f"{c['mean'] * f:+.{digits}f}{suffix} [{c['lo'] * f:+.{digits}f}, {c['hi'] * f:+.{digits}f}]" if not pct \
-        else f"{c['mean'] * f:.1f}% [{c['lo'] * f:.1f}, {c['hi'] * f:.1f}]"
-
-
 def markdown(result: dict) -> str:
     """The result as markdown: one row per pair, then the Elo table."""
     ep = result["episode"]
@@ -322,8 +333,8 @@ def markdown(result: dict) -> str:
              f"| A | B | games | deals | A's {ep} score (95% CI) | points per deal, A - B (95% CI) |",
              "|---|---|---:|---:|---|---|"]
     for p in result["pairs"]:
-        lines.append(f"| {p['a']} | {p['b']} | {p['games']} | {p['deals']} | {_ci(p['score_a'], pct=True)} | "
-                     f"{_ci(p['margin'])} |")
+        lines.append(f"| {p['a']} | {p['b']} | {p['games']} | {p['deals']} | {format_ci(p['score_a'], pct=True)} | "
+                     f"{format_ci(p['margin'])} |")
     lines += ["", "| agent | Elo | ms per decision |", "|---|---:|---:|"]
     for lab, e in sorted(result["elo"].items(), key=lambda kv: -kv[1]):
         ms = result["ms_per_decision"][lab]

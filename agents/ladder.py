@@ -29,7 +29,7 @@ from pathlib import Path
 
 from kozel_env.registry import ENVIRONMENTS, load
 
-from .arena import evaluate
+from .arena import evaluate, format_ci
 from .base import decide, make_agent
 
 LADDER = ["random", "easy", "normal", "hard", "crazy"]
@@ -124,9 +124,7 @@ def run(envs=None, deals: int = 1000, pimc_deals: int | None = None, seed: int =
 
 
 def _fmt(c: dict, pct: bool = False) -> str:
-    if pct:
-        return f"{100 * c['mean']:.1f}% [{100 * c['lo']:.1f}, {100 * c['hi']:.1f}]"
-    return f"{c['mean']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}]"
+    return format_ci(c, pct=pct)
 
 
 def _search(game: dict, level: str) -> str:

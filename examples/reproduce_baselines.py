@@ -11,6 +11,12 @@ same deals every run, each replayed with the seats rotated), so the figures are 
 confidence intervals are over duplicate sets. The table gives the trained agent's match score (a win 1, a
 tie 1/2) and its points per deal minus the bot's.
 
+Before it starts, the script says how long the run will take on this machine: it times a duplicate set of
+each game against each opponent (and, with ``--train``, one imitation rollout and two PPO iterations of each
+game's config) and scales the measured speed to the run; at the end it prints the time taken beside the
+estimate. A figure measured on a single set, or on sets that all came out the same, is printed without an
+interval and says so (``n=1: no interval``) rather than as ``[50.0, 50.0]``.
+
 ``--train`` first retrains each game from scratch with the documented settings and seed
 (``agents/rl/configs.py``, the same as ``python examples/train.py --env <game>``), writes the new
 checkpoints to ``--checkpoints`` (default: a fresh ``runs/baselines/checkpoints``, so the shipped files stay
@@ -38,11 +44,10 @@ START, END = "<!-- baseline-table -->", "<!-- /baseline-table -->"
 
 
 def fmt(c: dict, pct: bool) -> str:
-    if c.get("n", 0) < 2 or c["lo"] != c["lo"]:
-        return f"{100 * c['mean']:.1f}%" if pct else f"{c['mean']:+.2f}"
-    if pct:
-        return f"{100 * c['mean']:.1f}% [{100 * max(0.0, c['lo']):.1f}, {100 * min(1.0, c['hi']):.1f}]"
-    return f"{c['mean']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}]"
+    """A figure with its 95% interval, or why there is none (too few sets, or sets all equal)."""
+    from agents.arena import format_ci
+
+    return format_ci(c, pct=pct)
 
 
 def table(rows: dict, opponents: list) -> str:
@@ -67,10 +72,91 @@ def table(rows: dict, opponents: list) -> str:
     return "\n".join(lines)
 
 
+def _train_module():
+    if str(ROOT / "examples") not in sys.path:
+        sys.path.insert(0, str(ROOT / "examples"))
+    import train
+
+    return train
+
+
+def _bot_sets(opp: str, args) -> int:
+    return args.hard_deals if opp.split(":")[0] in ("hard", "crazy", "pimc") else args.deals
+
+
+def estimate(args, envs: list, ck_dir: Path) -> dict:
+    """How long the run will take on this machine, from speed measured before it starts. Training (with
+    ``--train``): ``train.estimate_seconds`` of each game's config (one imitation rollout, two PPO iterations,
+    a few evaluation sets). The table: per game and opponent the arena plays one duplicate set (up to 8 where
+    one is quick) of the run's deals, timed and scaled to the run's sets over its processes (a checkpoint not
+    trained yet is timed with the shipped one), scaled over its processes as far as the machine has free cores
+(its load average tells). Returns ``{"total", "probe", "games": {env: {...}}}`` in seconds."""
+    from agents.arena import evaluate
+    from agents.rl.configs import config_for
+    from agents.rl.evaluate import SELECT_SETS
+    from agents.rl.policy import CHECKPOINT_DIR, factory
+
+    train = _train_module()
+    t0 = time.perf_counter()
+    procs = args.processes if args.processes is not None else (os.cpu_count() or 1)
+    try:  # the processes only help on free cores: those the load average leaves, this process aside
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        load = 0.0
+    parallel = max(1.0, min(float(procs), (os.cpu_count() or 1) - max(0.0, load - 1.0)))
+    games = {}
+    for env in envs:
+        g = {"evaluation": {}}
+        if args.train:
+            cfg = train.split_budget(config_for(env, **train._parse_sets(args.set)), args.steps)
+            g["training"] = train.estimate_seconds(cfg, args.select_sets or SELECT_SETS, candidates=2)
+            g["decisions"] = (cfg.bc_steps, cfg.total_steps)
+        path = next((p for p in (ck_dir / f"{env}.npz", CHECKPOINT_DIR / f"{env}.npz") if p.exists()), None)
+        entry = factory(env, path) if path is not None else "random"
+        options = json.loads(path.with_suffix(".json").read_text()).get("env_options") or {} if path else {}
+        evaluate(env, {"rl": entry, "random": "random"}, deals=1, seed=args.seed, env_options=options,
+                 episode="match", processes=1, progress=False)  # untimed: the first call's imports and caches
+        for opp in args.opponents:
+            sets = _bot_sets(opp, args)
+            k, dt = 1, 0.0
+            while True:
+                t = time.perf_counter()
+                evaluate(env, {"rl": entry, opp: opp}, deals=k, seed=args.seed, env_options=options,
+                         episode="match", processes=1, progress=False)
+                dt = (time.perf_counter() - t) / k
+                if k > 1 or k >= sets or dt * k > 0.25:
+                    break
+                k = min(sets, 8)
+            g["evaluation"][opp] = dt * sets / min(parallel, sets)
+        g["seconds"] = g.get("training", {}).get("total", 0.0) + sum(g["evaluation"].values())
+        games[env] = g
+    return {"total": sum(g["seconds"] for g in games.values()), "probe": time.perf_counter() - t0,
+            "processes": procs, "parallel": parallel, "games": games}
+
+
+def estimate_text(est: dict, args) -> str:
+    train = _train_module()
+    lines = [f"reproduce_baselines: about {train.duration(est['total'])} on this machine (from speed measured "
+             f"before starting, {est['probe']:.0f}s; --no-estimate skips it)"]
+    for env, g in est["games"].items():
+        parts = []
+        if "training" in g:
+            bc, ppo = g["decisions"]
+            parts.append(f"training {train.duration(g['training']['total'])} ({bc:,} imitated + {ppo:,} PPO "
+                         f"decisions, evaluations, choosing what ships)")
+        if g["evaluation"]:
+            sets = ", ".join(f"{o} {_bot_sets(o, args)}" for o in g["evaluation"])
+            on = f"{est['processes']} process{'es' if est['processes'] > 1 else ''}"
+            if est["parallel"] < est["processes"]:
+                on += f", {est['parallel']:.1f} cores free"
+            parts.append(f"table {train.duration(sum(g['evaluation'].values()))} (sets against {sets}, on {on})")
+        lines.append(f"  {env}: " + "; ".join(parts))
+    return "\n".join(lines)
+
+
 def retrain(env: str, out_dir: Path, steps: int | None, progress: bool, runs: Path, sets=(),
             select_sets: int | None = None) -> None:
-    sys.path.insert(0, str(ROOT / "examples"))
-    import train
+    train = _train_module()
 
     run = runs / env
     argv = ["--env", env, "--out", str(run), "--quiet"] + (["--steps", str(steps)] if steps else []) \
@@ -94,7 +180,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--seed", type=int, default=0, help="arena seed of the deals (documented: 0)")
     ap.add_argument("--processes", type=int, default=None)
     ap.add_argument("--train", action="store_true", help="retrain from scratch with the documented settings")
-    ap.add_argument("--steps", type=int, help="with --train: override the budget (e.g. for a quick check)")
+    ap.add_argument("--steps", type=int,
+                    help="with --train: each game's whole budget, imitation included, as train.py --steps "
+                         "(e.g. for a quick check)")
     ap.add_argument("--runs", help="with --train: folder for the training runs (default runs/baselines)")
     ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
                     help="with --train: override documented settings (as train.py --set), e.g. bc_steps=0")
@@ -107,6 +195,8 @@ def main(argv=None) -> dict:
                     help="no evaluation: print the table of the figures stored in the checkpoints' JSON")
     ap.add_argument("--json", help="write all results here")
     ap.add_argument("--no-progress", action="store_true")
+    ap.add_argument("--no-estimate", action="store_true",
+                    help="start at once, without first measuring the speed for the estimate of the run's time")
     args = ap.parse_args(argv)
 
     from agents.arena import evaluate
@@ -118,6 +208,11 @@ def main(argv=None) -> dict:
         else CHECKPOINT_DIR)
     envs = args.env or (sorted(ENVIRONMENTS) if args.train else sorted(p.stem for p in ck_dir.glob("*.npz")))
     missing = [e for e in ENVIRONMENTS if e not in envs]
+    t_start = time.time()
+    est = None
+    if not args.no_estimate and not args.table:
+        est = estimate(args, envs, ck_dir)
+        print(estimate_text(est, args), file=sys.stderr, flush=True)
     if args.train:
         for env in envs:
             retrain(env, ck_dir, args.steps, not args.no_progress,
@@ -137,7 +232,7 @@ def main(argv=None) -> dict:
                "train_cpu_seconds": meta.get("train_cpu_seconds"), "bc_decisions": meta.get("bc_decisions"),
                "results": {}}
         for opp in args.opponents:
-            deals = args.hard_deals if opp.split(":")[0] in ("hard", "crazy", "pimc") else args.deals
+            deals = _bot_sets(opp, args)
             res = evaluate(env, {"rl": factory(env, path), opp: opp}, deals=deals, seed=args.seed,
                            env_options=pol_env_options, episode="match", processes=args.processes,
                            progress=not args.no_progress)
@@ -182,7 +277,11 @@ def main(argv=None) -> dict:
             _, b = rest.split(END, 1)
             text = a + START + "\n" + md + "\n" + END + b
         BASELINES_MD.write_text(text)
-    out = {"rows": rows, "table": md, "seconds": time.time() - t0}
+    out = {"rows": rows, "table": md, "seconds": time.time() - t0, "total_seconds": time.time() - t_start,
+           "estimate": est}
+    if est is not None:
+        print(f"reproduce_baselines: took {_train_module().duration(out['total_seconds'])} (estimated "
+              f"{_train_module().duration(est['total'])})", file=sys.stderr)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
     return out

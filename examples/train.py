@@ -6,18 +6,27 @@
     python examples/train.py --env dominoes_v0 --ship              # then ship the better policy to agents/checkpoints
 
 The documented recipe (agents/rl/configs.py, see agents/rl/BASELINES.md) first imitates the ``normal`` bot
-(``bc_steps`` of its decisions), then runs PPO; ``--set bc_steps=0`` trains from scratch. Any PPOConfig
-field can be changed with ``--set key=value``.
+(``bc_steps`` of its decisions), then runs PPO (``total_steps`` decisions); ``--bc-steps 0`` trains from
+scratch. Any PPOConfig field can be changed with ``--set key=value``.
 
-Shows a progress bar; every ``--eval-every`` iterations plays the current policy against the bots (random,
-normal) on duplicate deals, as the arena does, and logs the match score. The run folder (``--out``, default
-``runs/<env>``) receives ``config.json``, ``log.jsonl`` (one line per iteration), ``last.pt`` (everything
-needed to resume: weights, optimizer, opponent pool, counters, random generators) and ``policy.npz`` +
-``policy.json`` (the actor in the shipped format, loadable with ``agents.rl.load(env, path=...)``), ``best.npz``
-+ ``best.json`` (the policy of the best periodic evaluation);
-TensorBoard logs in ``tb/`` where ``tensorboard`` is installed, and ``learning_curve.png`` where matplotlib
-is. The run is reproducible from its config and seed (with one torch thread, the default); ``--minutes``
-stops it early by the clock, which is not.
+The budget: ``--steps N`` bounds the whole run, the imitated decisions included, so that a short run is short
+(a budget that counted PPO alone would first imitate dominoes_v0's 1.5M decisions, 12 minutes, whatever N).
+The imitation gets the share it has in the game's documented recipe (dominoes_v0: 1.5M of 5.5M, so
+27%), or ``--bc-steps`` of them; PPO gets the rest: N minus the decisions actually imitated (the imitation
+works in whole rollouts, so it may take a few more than its share), at least one iteration. Without
+``--steps``, the documented figures (``bc_steps`` + ``total_steps``). The split is printed before the run
+starts. With ``--resume``, ``--steps N`` moves the end of the run to N decisions in all.
+
+Shows a progress bar with its ETA for each phase (imitation, then PPO); every ``--eval-every`` iterations, and
+once more after the last iteration whatever their count (``--eval-every 0``: never), plays the current policy
+against the bots (random, normal) on duplicate deals, as the arena does, and logs the match score with its
+95% interval. The run folder (``--out``, default ``runs/<env>``) receives ``config.json``, ``log.jsonl`` (one
+line per iteration), ``last.pt`` (everything needed to resume: weights, optimizer, opponent pool, counters,
+random generators) and ``policy.npz`` + ``policy.json`` (the actor in the shipped format, loadable with
+``agents.rl.load(env, path=...)``), ``best.npz`` + ``best.json`` (the policy of the best evaluation);
+TensorBoard logs in ``tb/`` and ``learning_curve.png``, where the ``train`` extra is installed (``pip install
+-e ".[train]"``: tensorboard and matplotlib). The run is reproducible from its config and seed (with one torch
+thread, the default); ``--minutes`` stops it early by the clock, which is not.
 
 ``--ship`` chooses what ships (``agents.rl.evaluate.choose_policy``): the run's best periodic evaluation, its
 final policy and the checkpoint shipped before each play ``--select-sets`` (1000) duplicate sets against
@@ -93,7 +102,8 @@ def learning_curve(history: list, path: Path, title: str) -> bool:
         xs = [h["steps"] for h in evals]
         ys = [h["eval"][opp]["score"] for h in evals]
         ci = [h["eval"][opp]["ci"] for h in evals]
-        ax[0].errorbar(xs, ys, yerr=ci, label=f"vs {opp}", capsize=2)
+        ci = [c if c == c else 0.0 for c in ci]   # nan: evaluated on one set, no interval
+        ax[0].errorbar(xs, ys, yerr=ci, fmt="-o", markersize=3, label=f"vs {opp}", capsize=2)
     ax[0].set_xlabel("learner decisions")
     ax[0].set_ylabel("match score (duplicate deals)")
     ax[0].set_ylim(0, 1)
@@ -112,14 +122,20 @@ def build_parser():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--env", required=True, choices=sorted(ENVIRONMENTS))
     ap.add_argument("--algo", default="ppo", choices=["ppo"])
-    ap.add_argument("--steps", type=int, help="training budget: learner decisions (default: the game's config)")
+    ap.add_argument("--steps", type=int,
+                    help="the whole budget: imitated + PPO learner decisions (default: the game's config, "
+                         "bc_steps + total_steps); with --resume, the new end of the run")
+    ap.add_argument("--bc-steps", type=int,
+                    help="imitated decisions (the warm start) within --steps (default: the share of the game's "
+                         "recipe; 0: none, PPO from scratch)")
     ap.add_argument("--seed", type=int)
     ap.add_argument("--num-envs", type=int, help="matches played side by side")
     ap.add_argument("--rollout", type=int, help="decisions per match copy per iteration")
     ap.add_argument("--hidden", type=int, nargs="+", help="hidden layer sizes, e.g. 256 256")
     ap.add_argument("--no-central-critic", action="store_true", help="critic on the observation only")
     ap.add_argument("--bots", nargs="*", help="bot opponents in the pool, e.g. random=0.2 normal=0.8")
-    ap.add_argument("--eval-every", type=int, help="iterations between evaluations (0: none)")
+    ap.add_argument("--eval-every", type=int,
+                    help="iterations between evaluations, and one after the last iteration (0: none at all)")
     ap.add_argument("--eval-deals", type=int, help="duplicate sets per evaluation")
     ap.add_argument("--eval-opponents", nargs="*", help="bots to evaluate against")
     ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
@@ -171,6 +187,112 @@ def _parse_sets(items) -> dict:
     return out
 
 
+def split_budget(cfg, steps: int | None = None, bc_steps: int | None = None):
+    """Share out ``steps``, the whole budget (imitated + PPO decisions), in place: ``cfg.bc_steps`` imitated
+    ones -- ``bc_steps`` if given, else the share imitation has in ``cfg`` as documented -- and the rest as
+    ``cfg.total_steps`` (PPO; after the imitation :func:`main` sets it to ``steps`` minus the decisions actually
+    imitated). Without ``steps`` the documented figures stay (``bc_steps`` still replaces the imitation)."""
+    if bc_steps is not None and bc_steps < 0:
+        raise SystemExit(f"--bc-steps {bc_steps}: a number of decisions, 0 or more")
+    if steps is None:
+        if bc_steps is not None:
+            cfg.bc_steps = bc_steps
+        return cfg
+    if steps < 1:
+        raise SystemExit(f"--steps {steps}: at least 1 decision")
+    if bc_steps is None:
+        bc_steps = round(steps * cfg.bc_steps / (cfg.bc_steps + cfg.total_steps)) if cfg.bc_steps else 0
+    elif bc_steps >= steps:
+        raise SystemExit(f"--bc-steps {bc_steps} leaves nothing of --steps {steps} to PPO")
+    cfg.bc_steps, cfg.total_steps = bc_steps, max(1, steps - bc_steps)
+    return cfg
+
+
+def plan_text(cfg, steps: int | None, documented: tuple, explicit_bc: bool) -> str:
+    """One line, printed before the run starts: what it will do with its budget and why."""
+    if cfg.bc_steps:
+        what = (f"{cfg.bc_steps:,} decisions imitating {cfg.bc_teacher} (the warm start), then "
+                f"{cfg.total_steps:,} of PPO")
+    else:
+        what = f"{cfg.total_steps:,} decisions of PPO (no warm start)"
+    if steps is None:
+        why = "the documented budget" + (", the imitation set by --bc-steps" if explicit_bc else "")
+    elif explicit_bc:
+        why = f"--steps {steps:,}, the imitation set by --bc-steps"
+    else:
+        why = (f"--steps {steps:,}, shared out as the documented {documented[0]:,} + {documented[1]:,}"
+               if documented[0] else f"--steps {steps:,}")
+    ev = (f"; evaluated every {cfg.eval_every} iterations and after the last ({cfg.eval_seeds} duplicate sets "
+          f"against {', '.join(cfg.eval_opponents)})" if cfg.eval_every else "; no evaluations (--eval-every 0)")
+    return f"{cfg.env}: {what} ({why}){ev}"
+
+
+def eval_text(ev: dict, sets: int | None = None) -> str:
+    """An evaluation's match scores with their 95% intervals (``agents.arena.format_ci``: a run evaluated on
+    too few sets says so) and point margins."""
+    from agents.arena import format_ci
+
+    parts = []
+    for opp, e in ev.items():
+        c = {"mean": e["score"], "lo": e.get("lo", e["score"] - e["ci"]), "hi": e.get("hi", e["score"] + e["ci"]),
+             "n": e.get("n", sets or 0)}
+        parts.append(f"{opp} {format_ci(c, pct=True)} (margin {e['margin']:+.2f})")
+    return ", ".join(parts)
+
+
+def duration(seconds: float) -> str:
+    """``14 s``, ``12 min``, ``1 h 05 min``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    m = round(seconds / 60)
+    return f"{m} min" if m < 60 else f"{m // 60} h {m % 60:02d} min"
+
+
+def estimate_seconds(cfg, select_sets: int | None = None, candidates: int = 2) -> dict:
+    """How long a run of ``cfg`` takes on this machine, from measured speed: a trainer with ``cfg``'s game and
+    settings imitates one rollout and runs two PPO iterations, and its policy plays a few evaluation sets; the
+    rates are scaled to ``cfg.bc_steps``, ``cfg.total_steps``, the evaluations (every ``eval_every`` iterations
+    and the final one) and, with ``select_sets``, the choice of what ships (``candidates`` policies on that
+    many sets against normal). Returns seconds: ``imitation``, ``ppo``, ``evaluations``, ``ship``, ``total``,
+    and ``probe`` (what the measuring took)."""
+    import math
+
+    from agents.rl.evaluate import EVAL_SEED, evaluate
+    from agents.rl.ppo import PPOConfig, PPOTrainer
+
+    t0 = time.perf_counter()
+    probe = PPOConfig.from_json(cfg.to_json())
+    probe.bc_steps = 1 if cfg.bc_steps else 0
+    probe.eval_every = 0
+    tr = PPOTrainer(probe)
+    out = {"imitation": 0.0, "ppo": 0.0, "evaluations": 0.0, "ship": 0.0}
+    if cfg.bc_steps:
+        t = time.perf_counter()
+        tr.behaviour_cloning()
+        out["imitation"] = (time.perf_counter() - t) / max(1, tr.bc_done) * cfg.bc_steps
+    t = time.perf_counter()
+    for _ in range(2):
+        tr.train_iteration()
+    out["ppo"] = (time.perf_counter() - t) / max(1, tr.steps) * cfg.total_steps
+    iterations = math.ceil(cfg.total_steps / max(1.0, tr.steps / 2))
+    pol = tr.policy()
+
+    def per_set(opp: str, sets: int) -> float:
+        k = max(1, min(sets, 8))
+        t = time.perf_counter()
+        evaluate(pol, opp, cfg.env, k, seed=EVAL_SEED, env_options=cfg.env_options)
+        return (time.perf_counter() - t) / k
+
+    if cfg.eval_every:
+        one = sum(per_set(o, cfg.eval_seeds) for o in cfg.eval_opponents) * cfg.eval_seeds
+        out["evaluations"] = one * (iterations // cfg.eval_every + 1)
+    if select_sets:
+        out["ship"] = candidates * select_sets * per_set("normal", select_sets)
+    out["total"] = sum(out.values())
+    out["probe"] = time.perf_counter() - t0
+    return out
+
+
 def main(argv=None) -> dict:
     args = build_parser().parse_args(argv)
     from agents.rl.configs import config_for
@@ -179,12 +301,15 @@ def main(argv=None) -> dict:
     run_dir = Path(args.out) if args.out else ROOT / "runs" / args.env
     run_dir.mkdir(parents=True, exist_ok=True)
     last = run_dir / "last.pt"
-    if args.resume and not last.exists():
+    resume = args.resume and last.exists()
+    if args.resume and not resume:
         print(f"--resume: no {last} yet, starting a new run", file=sys.stderr)
-    if args.resume and last.exists():
+    sets = _parse_sets(args.set)
+    explicit_bc = args.bc_steps if args.bc_steps is not None else sets.get("bc_steps")
+    if resume:
         cfg = PPOConfig.from_json(json.loads((run_dir / "config.json").read_text()))
-        if args.steps:
-            cfg.total_steps = args.steps
+        if args.bc_steps is not None:
+            print("--bc-steps: ignored with --resume (the imitation is over)", file=sys.stderr)
     else:
         bots = None
         if args.bots is not None:
@@ -192,37 +317,68 @@ def main(argv=None) -> dict:
             for b in args.bots:
                 name, _, w = b.partition("=")
                 bots[name] = float(w or 1.0)
-        flags = dict(total_steps=args.steps, seed=args.seed, num_envs=args.num_envs, rollout_ticks=args.rollout,
+        flags = dict(seed=args.seed, num_envs=args.num_envs, rollout_ticks=args.rollout,
                      hidden=tuple(args.hidden) if args.hidden else None,
                      central_critic=False if args.no_central_critic else None, bots=bots,
                      eval_every=args.eval_every, eval_seeds=args.eval_deals,
                      eval_opponents=tuple(args.eval_opponents) if args.eval_opponents is not None else None,
                      torch_threads=args.threads)
-        for k, v in _parse_sets(args.set).items():
+        for k, v in sets.items():
             if flags.get(k) is None:
                 flags[k] = v
         cfg = config_for(args.env, **flags)
+        documented = (cfg.bc_steps, cfg.total_steps)
+        split_budget(cfg, args.steps, explicit_bc)
+        print(plan_text(cfg, args.steps, documented, explicit_bc is not None), file=sys.stderr)
         if (run_dir / "log.jsonl").exists():
             (run_dir / "log.jsonl").unlink()
     (run_dir / "config.json").write_text(json.dumps(cfg.to_json(), indent=1) + "\n")
     tr = PPOTrainer(cfg, run_dir=run_dir)
-    if args.resume and last.exists():
+    if resume:
         tr.load(last)
-        print(f"resumed {last} at iteration {tr.iteration}, {tr.steps} decisions", file=sys.stderr)
+        if args.steps:
+            cfg.total_steps = max(1, args.steps - tr.bc_done)
+            (run_dir / "config.json").write_text(json.dumps(cfg.to_json(), indent=1) + "\n")
+        print(f"resumed {last} at iteration {tr.iteration}, {tr.steps:,} PPO decisions (+ {tr.bc_done:,} imitated); "
+              f"on to {cfg.total_steps:,}", file=sys.stderr)
     tb = _tensorboard(run_dir)
     if cfg.bc_steps and tr.bc_done < cfg.bc_steps and tr.iteration == 0:
-        print(f"warm start: imitating {cfg.bc_teacher} for {cfg.bc_steps} decisions", file=sys.stderr)
+        bar = _progress(cfg.bc_steps, f"{args.env} imitation", not args.no_progress)
+        shown = [0, 0]   # decisions on the bar; tenths of the imitation reported in lines (without a bar)
 
         def bc_log(s):
-            if not args.quiet:
-                print(f"  bc {s['bc_decisions']} decisions: loss {s['bc_loss']:.3f} accuracy {s['bc_accuracy']:.3f} "
-                      f"({s['bc_seconds']:.0f}s)", file=sys.stderr)
+            if bar is not None:
+                bar.update(min(s["bc_decisions"], cfg.bc_steps) - shown[0])
+                shown[0] = min(s["bc_decisions"], cfg.bc_steps)
+                bar.set_postfix_str(f"loss {s['bc_loss']:.3f} accuracy {s['bc_accuracy']:.3f}")
+            elif not args.quiet and 10 * s["bc_decisions"] // cfg.bc_steps > shown[1]:
+                shown[1] = 10 * s["bc_decisions"] // cfg.bc_steps
+                print(f"  imitation: {s['bc_decisions']:,} decisions, loss {s['bc_loss']:.3f} accuracy "
+                      f"{s['bc_accuracy']:.3f} ({s['bc_seconds']:.0f}s)", file=sys.stderr)
         tr.behaviour_cloning(bc_log)
+        if bar is not None:
+            bar.close()
+        if args.steps:  # PPO gets what the imitation left of the budget
+            cfg.total_steps = max(1, args.steps - tr.bc_done)
+            (run_dir / "config.json").write_text(json.dumps(cfg.to_json(), indent=1) + "\n")
         tr.save(last)
-    bar = _progress(cfg.total_steps, args.env, not args.no_progress)
+    t0 = time.time()
+
+    def show_eval(s: dict, what: str) -> None:
+        if not args.quiet:
+            msg = (f"[{what + ' ' if what else ''}it {tr.iteration} {tr.steps} dec {time.time() - t0:.0f}s] "
+                   f"eval {eval_text(s['eval'], cfg.eval_seeds)}")
+            if bar is not None and hasattr(bar, "write"):
+                bar.write(msg, file=sys.stderr)
+            else:
+                print(msg, file=sys.stderr)
+        if tb is not None:
+            for o, e in s["eval"].items():
+                tb.add_scalar(f"eval/score_vs_{o}", e["score"], tr.steps)
+
+    bar = _progress(cfg.total_steps, f"{args.env} PPO", not args.no_progress and not tr.done())
     if bar is not None:
         bar.update(min(tr.steps, cfg.total_steps))
-    t0 = time.time()
     while not tr.done():
         before = tr.steps
         s = tr.train_iteration()
@@ -237,17 +393,7 @@ def main(argv=None) -> dict:
                 if k in s:
                     tb.add_scalar(f"train/{k}", s[k], tr.steps)
         if "eval" in s:
-            line = " ".join(f"{o}: {e['score']:.3f}±{e['ci']:.3f} (margin {e['margin']:+.2f})"
-                            for o, e in s["eval"].items())
-            if not args.quiet:
-                msg = f"[it {tr.iteration} {tr.steps} dec {time.time() - t0:.0f}s] eval {line}"
-                if bar is not None and hasattr(bar, "write"):
-                    bar.write(msg, file=sys.stderr)
-                else:
-                    print(msg, file=sys.stderr)
-            if tb is not None:
-                for o, e in s["eval"].items():
-                    tb.add_scalar(f"eval/score_vs_{o}", e["score"], tr.steps)
+            show_eval(s, "")
         if tr.iteration % args.save_every == 0:
             tr.save(last)
         if args.minutes is not None and time.time() - t0 > 60 * args.minutes:
@@ -255,12 +401,17 @@ def main(argv=None) -> dict:
             break
     if bar is not None:
         bar.close()
+        bar = None
+    final = tr.final_evaluation()   # a run shorter than eval_every, or stopped between two evaluations
+    if final is not None:
+        show_eval(final, "final")
     tr.save(last)
     png = learning_curve(tr.history, run_dir / "learning_curve.png", f"{args.env} PPO")
     if tb is not None:
         tb.close()
-    out = {"run_dir": str(run_dir), "iteration": tr.iteration, "steps": tr.steps, "matches": tr.matches_done,
-           "seconds": time.time() - t0, "policy": str(run_dir / "policy.npz"),
+    out = {"run_dir": str(run_dir), "iteration": tr.iteration, "steps": tr.steps, "bc_decisions": tr.bc_done,
+           "matches": tr.matches_done, "seconds": time.time() - t0, "policy": str(run_dir / "policy.npz"),
+           "tensorboard": str(run_dir / "tb") if tb is not None else None,
            "learning_curve": str(run_dir / "learning_curve.png") if png else None,
            "last_eval": next((h["eval"] for h in reversed(tr.history) if "eval" in h), None)}
     if args.ship:
@@ -271,8 +422,11 @@ def main(argv=None) -> dict:
         out["shipped_from"] = str(src)
         out["shipped"] = str(shipped)
     print(json.dumps(out, indent=1))
-    if not png:
-        print("(matplotlib is not installed: no learning-curve PNG; the curve is in log.jsonl)", file=sys.stderr)
+    missing = [what for what, ok in (("tensorboard is not installed: no TensorBoard logs", tb is not None),
+                                     ("matplotlib is not installed: no learning-curve PNG", png)) if not ok]
+    if missing:
+        print(f"({'; '.join(missing)}; the curve is in log.jsonl; the train extra brings both: "
+              'pip install -e ".[train]")', file=sys.stderr)
     return out
 
 

@@ -18,12 +18,14 @@ def test_readme_env_tables_are_generated_from_the_observation_specs():
 def test_readme_has_the_two_setup_commands():
     text = (ROOT / "README.md").read_text()
     assert "pip install -e . && python examples/demo.py" in text
-    assert 'pip install -e ".[test,agents]" && python -m pytest -q' in text
+    assert 'pip install -e ".[test,train]" && python -m pytest -q' in text
 
 
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text()
-    assert 'pip install -e ".[test,agents]"' in ci and "pytest" in ci and "torch==2.13.0" in ci
+    assert 'pip install -e ".[test,train]" && python -m pytest -q' in ci and "torch==2.13.0" in ci
+    # the wheel check, outside the default suite, as a step of its own after it
+    assert ci.index("python -m pytest -q -m wheel tests/test_wheel.py") > ci.index("&& python -m pytest -q")
 
 
 def test_demo_plays_a_full_match_between_bots():

@@ -3,7 +3,8 @@
 
 ``DEFAULT`` applies to every game; ``GAMES[env]`` overrides it per game. The budget is ``total_steps``:
 learner decisions collected, so a run is reproducible (given ``seed`` and one torch thread) whatever the
-machine's speed.
+machine's speed; the warm start imitates ``bc_steps`` decisions before them. ``examples/train.py --steps N``
+is the whole budget: N shared out between the two in these proportions.
 """
 from __future__ import annotations
 

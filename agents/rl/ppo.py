@@ -523,9 +523,47 @@ class PPOTrainer:
         out = {}
         for opp in self.cfg.eval_opponents:
             r = evaluate(pol, opp, self.cfg.env, self.cfg.eval_seeds, seed=EVAL_SEED, env_options=self.cfg.env_options)
-            out[opp] = {"score": r["score"]["mean"], "ci": r["score"]["mean"] - r["score"]["lo"],
-                        "margin": r["margin"]["mean"]}
+            sc = r["score"]
+            out[opp] = {"score": sc["mean"], "ci": sc["mean"] - sc["lo"], "lo": sc["lo"], "hi": sc["hi"],
+                        "n": sc["n"], "margin": r["margin"]["mean"]}
         return out
+
+    def _evaluate_into(self, stats: dict) -> None:
+        """Evaluate the current policy into ``stats`` (``eval``, ``eval_s``) and keep it as ``best.npz`` if it
+        is the best so far (score against the last, strongest, evaluation opponent first)."""
+        t3 = time.perf_counter()
+        stats["eval"] = self.evaluate_now()
+        stats["eval_s"] = time.perf_counter() - t3
+        key = tuple(stats["eval"][o]["score"] for o in reversed(self.cfg.eval_opponents))
+        if self.best_key is None or key > self.best_key:
+            self.best_key = key
+            stats["best"] = True
+            if self.run_dir is not None:
+                self.policy().save(self.run_dir / "best.npz", self.export_config())
+
+    def final_evaluation(self) -> dict | None:
+        """Every run ends on an evaluation: if the last iteration was not evaluated (a run shorter than
+        ``eval_every`` iterations, a budget or a clock that stopped it between two evaluations), evaluate the
+        final policy now, as a periodic evaluation (it may become ``best.npz``), into that iteration's entry of
+        ``history`` and ``log.jsonl``. Returns that entry, or None where there is nothing to do: no iteration
+        yet, the last one already evaluated, or evaluations off (``eval_every=0``)."""
+        if not self.cfg.eval_every or not self.history or "eval" in self.history[-1]:
+            return None
+        t0, c0 = time.perf_counter(), time.process_time()
+        stats = self.history[-1]
+        self._evaluate_into(stats)
+        stats["final_eval"] = True
+        self.seconds += time.perf_counter() - t0
+        self.cpu_seconds += time.process_time() - c0
+        stats["seconds"], stats["cpu_seconds"] = self.seconds, self.cpu_seconds
+        if self.run_dir is not None:  # that iteration's line, rewritten with its evaluation
+            log = self.run_dir / "log.jsonl"
+            lines = log.read_text().splitlines() if log.exists() else []
+            if lines and json.loads(lines[-1]).get("iteration") == stats["iteration"]:
+                lines.pop()
+            lines.append(json.dumps(stats))
+            log.write_text("\n".join(lines) + "\n")
+        return stats
 
     def train_iteration(self) -> dict:
         cfg = self.cfg
@@ -548,16 +586,7 @@ class PPOTrainer:
             self.pool.append(TorchPolicy(snap, self.tgen))
             self.pool = self.pool[-cfg.pool_size:]
         if cfg.eval_every and self.iteration % cfg.eval_every == 0:
-            t3 = time.perf_counter()
-            stats["eval"] = self.evaluate_now()
-            stats["eval_s"] = time.perf_counter() - t3
-            # keep the best evaluated policy (score against the last, strongest, evaluation opponent first)
-            key = tuple(stats["eval"][o]["score"] for o in reversed(cfg.eval_opponents))
-            if self.best_key is None or key > self.best_key:
-                self.best_key = key
-                stats["best"] = True
-                if self.run_dir is not None:
-                    self.policy().save(self.run_dir / "best.npz", self.export_config())
+            self._evaluate_into(stats)
         self.seconds += time.perf_counter() - t0
         self.cpu_seconds += time.process_time() - c0
         stats["seconds"] = self.seconds
