@@ -8,7 +8,7 @@ import importlib
 
 from .registry import ENVIRONMENTS, load, make
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 __all__ = sorted(ENVIRONMENTS) + ["ENVIRONMENTS", "load", "make"]
 
 

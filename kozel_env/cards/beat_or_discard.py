@@ -138,7 +138,7 @@ import numpy as np
 
 from ..core.bits import bits
 from ..core.errors import IllegalActionError, InvalidOptionError, KozelError
-from ..core.game import Game, State
+from ..core.game import Deferred, Game, State
 from ..core.ledger import Ledger, LedgerRules
 from ..core.options import (Bool, Choice, Int, Ints, RulesBase, Text, Texts, check_setup, defaults_ok,
                             option)
@@ -889,8 +889,7 @@ class BeatOrDiscardState(State):
             leader = (leader + 1) % n
         self._clear_round(leader)  # before the C1.14 check: a match that ends at the deal is still observed
         self.events.append(("deal", -1, {"leader": leader, "trump": SUITS[self.trump]},
-                            lambda h=tuple(self.hands), q=self.stock_seq: {
-                                "hands": [_cards(x) for x in h], "stock": [card_str(c) for c in q]}))
+                            Deferred(_dealt, tuple(self.hands), self.stock_seq)))
         if r.four_of_a_kind and self._four_check():
             return
         self._ask_claims((leader + 1) % n)
@@ -1571,6 +1570,11 @@ class BeatOrDiscardGame(Game):
         from .beat_or_discard_sample import sample_consistent
 
         return sample_consistent(st, player, _as_rng(rng))
+
+
+def _dealt(hands: tuple, stock_seq: tuple) -> dict:
+    """The private part of a deal event: the hands as dealt, the stock in draw order."""
+    return {"hands": [_cards(x) for x in hands], "stock": [card_str(c) for c in stock_seq]}
 
 
 def _cards(m: int) -> str:

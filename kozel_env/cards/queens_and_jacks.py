@@ -53,7 +53,7 @@ import numpy as np
 
 from ..core.bits import bits
 from ..core.errors import IllegalActionError, InvalidOptionError, KozelError
-from ..core.game import Game, State
+from ..core.game import Deferred, Game, State
 from ..core.ledger import Ledger, LedgerRules
 from ..core.options import Bool, Choice, Int, Ints, RulesBase, Texts, check_setup, defaults_ok, option
 from ..core.options import make_rules as _make_rules
@@ -457,7 +457,7 @@ class QueensAndJacksState(State):
             self.trump = -1
             self.phase = PHASE_NAMING
         self.events.append(("deal", -1, {"dealer": d, "trump": SUITS[self.trump] if self.trump >= 0 else None},
-                            lambda h=tuple(hands): {"hands": [" ".join(card_str(c) for c in bits(x)) for x in h]}))
+                            Deferred(_dealt, tuple(hands))))
 
     def _finish_hand(self) -> None:
         """Score the hand (C2.5) with the shared ledger, then end the match (C2.6) or deal again."""
@@ -843,6 +843,11 @@ class QueensAndJacksGame(Game):
         for i, s in enumerate(others):
             new.hands[s] = hands[i]
         return new
+
+
+def _dealt(hands: tuple) -> dict:
+    """The private part of a deal event: the hands as dealt."""
+    return {"hands": [" ".join(card_str(c) for c in bits(x)) for x in hands]}
 
 
 def _as_rng(rng) -> Rng:

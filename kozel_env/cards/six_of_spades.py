@@ -104,7 +104,7 @@ import numpy as np
 
 from ..core.bits import bits
 from ..core.errors import IllegalActionError, InvalidOptionError, KozelError
-from ..core.game import Game, State
+from ..core.game import Deferred, Game, State
 from ..core.ledger import Ledger, LedgerRules
 from ..core.options import (Bool, Choice, Int, Ints, RulesBase, Subset, Text, Texts, check_setup, defaults_ok,
                             option)
@@ -556,8 +556,7 @@ class SixOfSpadesState(State):
 
     def _deal_event(self) -> None:
         self.events.append(("deal", -1, {"dealer": self.dealer, "trump_card": card_str(self.trump_card)},
-                            lambda h=tuple(self.hands), q=tuple(self.stock): {
-                                "hands": [card_list(x) for x in h], "stock": [card_str(c) for c in reversed(q)]}))
+                            Deferred(_dealt, tuple(self.hands), tuple(self.stock))))
 
     def _refill(self, taker: int) -> None:
         """C3.4: back to four, the taker first, then clockwise; the trump card (``stock[0]``) comes last."""
@@ -1595,6 +1594,11 @@ class SixOfSpadesGame(Game):
 
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _dealt(hands: tuple, stock: tuple) -> dict:
+    """The private part of a deal event: the hands as dealt, the stock in draw order (the trump card last)."""
+    return {"hands": [card_list(x) for x in hands], "stock": [card_str(c) for c in reversed(stock)]}
 
 
 def card_list(m: int) -> str:

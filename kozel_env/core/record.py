@@ -28,13 +28,15 @@ what only that seat -- or a spectator -- sees; the record is the spectator's):
 """
 from __future__ import annotations
 
+from .game import Deferred
+
 FORMAT = "kozel_env.record/1"
 
 
 def event_dict(ev: tuple, results: tuple) -> dict:
     """One engine event tuple ``(kind, seat, public, private)`` as record data."""
     kind, seat, public, private = ev
-    if callable(private):  # written out only now: engines defer the costly part (the dealt hands)
+    if isinstance(private, Deferred):  # written out only now: engines defer the dealt hands
         private = private()
     if kind == "deal_end":
         return {"type": "deal_end", "deal": public, "result": results[public - 1]}

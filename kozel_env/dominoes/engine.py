@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..core.bits import bits
 from ..core.errors import InvalidOptionError, KozelError
-from ..core.game import State
+from ..core.game import Deferred, State
 from ..core.ledger import Ledger
 from ..core.options import Bool, Bools, Int, Ints, Text, Texts, check_setup
 from ..core.rng import Rng
@@ -36,6 +36,12 @@ SUITX = SUIT + (0, 0)
 DOUBLE_PAIRS = tuple((a, b) for a in range(7) for b in range(a + 1, 7))
 PAIR_INDEX = {p: i for i, p in enumerate(DOUBLE_PAIRS)}
 T00, T11, T66 = TILE_ID[(0, 0)], TILE_ID[(1, 1)], TILE_ID[(6, 6)]
+
+
+def _dealt(hands: tuple, order) -> dict:
+    """The private part of a deal event: the hands as dealt, the stock in draw order (None: no stock or a
+    random draw order)."""
+    return {"hands": [tiles_str(h) for h in hands], "stock": [tile_str(t) for t in order] if order else None}
 
 
 def setup_checks(rules: DominoesRules) -> dict:
@@ -180,7 +186,7 @@ class DominoesState(State):
                 deal, hands = hands, None
             if not (r.redeal and any(needs_redeal(h) for h in deal)):
                 break
-            self.events.append(("redeal", -1, None, lambda d=tuple(deal): {"hands": [tiles_str(h) for h in d]}))
+            self.events.append(("redeal", -1, None, Deferred(_dealt, tuple(deal), None)))
             order = None
         self.hands = deal
         self.stock_order = order or None
@@ -206,8 +212,7 @@ class DominoesState(State):
         self.current_player = self.leader
         # the dealt hands are written out only if a record asks (a callable private part: cheap in search)
         self.events.append(("deal", -1, {"leader": self.leader, "first_deal": self.first_deal},
-                            lambda d=tuple(deal), o=order: {"hands": [tiles_str(h) for h in d],
-                                                            "stock": [tile_str(t) for t in o] if o else None}))
+                            Deferred(_dealt, tuple(deal), order)))
 
     @property
     def num_slots(self) -> int:
