@@ -56,6 +56,24 @@ def test_openspiel_random_simulation(name, opts):
     pyspiel.random_sim_test(match, num_sims=1, serialize=False, verbose=False)
 
 
+@pytest.mark.parametrize("name,opts", CASES)
+def test_declared_utility_fits_the_outcomes(name, opts):
+    """ZERO_SUM only where every outcome sums to zero; where a random deal's returns do not (eggs, places),
+    the game must say GENERAL_SUM (OpenSpiel's checks would not catch a rare non-zero sum)."""
+    game = kos.load_game(name, episode="deal", **opts)
+    zero_sum = game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.utility_sum() == (0.0 if zero_sum else None)
+    rng = random.Random(3)
+    sums = set()
+    for k in range(300):
+        st = game.engine.new_state(Rng(k).spawn(), {"single_deal": True})
+        while not st.terminal:
+            legal = st.legal_actions()
+            st.apply_action(legal[rng.randrange(len(legal))])
+        sums.add(round(sum(st.returns()), 9))
+    assert sums == {0.0} or not zero_sum, sums
+
+
 def _random_bridge_playout(game, rng: random.Random, on_state=None):
     state = game.new_initial_state()
     while not state.is_terminal():
@@ -178,7 +196,8 @@ def test_parameters_game_strings_and_options():
     again = pyspiel.load_game(str(game))  # the game string round-trips
     assert again.engine.rules == game.engine.rules and again.episode == "deal"
     g = pyspiel.load_game("kozel_sea_goat_v0(out_66_amount=50,lone_double_values=10;20,target=200)")
-    assert (g.engine.rules.out_66_amount, g.engine.rules.lone_double_values, g.engine.rules.target) == (50, (10, 20), 200)
+    r = g.engine.rules
+    assert (r.out_66_amount, r.lone_double_values, r.target) == (50, (10, 20), 200)
     assert str(pyspiel.load_game("kozel_dominoes_v0")) == "kozel_dominoes_v0()"  # only what differs is kept
     three = pyspiel.load_game("kozel_boneyard_v0", {"num_players": 3})
     assert three.num_players() == 3 and three.engine.rules.hand_size == 5  # RULES D5.1, derived as in the env
@@ -186,7 +205,8 @@ def test_parameters_game_strings_and_options():
         pyspiel.load_game("kozel_dominoes_v0(colour=red)")
     with pytest.raises(ValueError, match="episode"):
         kos.load_game("dominoes_v0", episode="hand")
-    assert kos.load_game("dominoes_v0", episode="deal").max_game_length() < kos.load_game("dominoes_v0").max_game_length()
+    deal, match = kos.load_game("dominoes_v0", episode="deal"), kos.load_game("dominoes_v0")
+    assert deal.max_game_length() == kos.DEAL_LENGTH["dominoes_v0"] < match.max_game_length()
 
 
 def test_serialization_clone_and_pickle():
@@ -210,6 +230,33 @@ def test_serialization_clone_and_pickle():
     assert str(s1) == str(s2)  # the game's Rng travels with it
 
 
+def test_openspiel_observation_and_rl_environment_apis():
+    """The observer through open_spiel.python.observation (named parts, as the env's layout), other
+    observation types refused, and one episode of open_spiel.python.rl_environment."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.observation import make_observation
+
+    game = kos.load_game("six_of_spades_v0", episode="deal", rng_seed=1)
+    obs = make_observation(game)
+    parts = game.engine.obs_spec.parts
+    assert [(k, v.shape) for k, v in obs.dict.items()] == [(p.name, p.shape) for p in parts]
+    state = game.new_initial_state()
+    state.apply_action(0)
+    obs.set_from(state, 1)
+    assert np.array_equal(obs.tensor, game.engine.observe(state.engine_state, 1))
+    assert obs.string_from(state, 1) == state.information_state_string(1)
+    with pytest.raises(ValueError, match="default observation types"):
+        make_observation(game, pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    env = rl_environment.Environment(game)
+    ts = env.reset()
+    rng = np.random.default_rng(0)
+    while not ts.last():
+        p = ts.observations["current_player"]
+        ts = env.step([int(rng.choice(ts.observations["legal_actions"][p]))])
+    assert ts.rewards == env.get_state.returns() and sum(abs(r) for r in ts.rewards) > 0
+
+
 def test_illegal_actions_raise_and_leave_the_state_unchanged():
     game = kos.load_game("dominoes_v0", episode="deal", rng_seed=1)
     state = game.new_initial_state()
@@ -220,7 +267,7 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged():
     bad = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
     with pytest.raises(ValueError, match="not legal"):
         state.apply_action(bad)
-    assert str(state) == before
+    assert str(state) == before and state.history() == [0]
 
 
 def test_state_from_engine_plays_on_from_a_copy_of_that_engine_state():
@@ -254,17 +301,19 @@ def _positions(name, count, seed):
     return env.unwrapped.game, out
 
 
-@pytest.mark.parametrize("cls", ["ISMCTSAgent", "DeterminizedMCTSAgent"])
-def test_search_agents_decide_from_the_seats_view_only(cls):
-    """Re-deal everything the seat cannot see: the same agent (same seed) makes the same decision."""
-    game, positions = _positions("dominoes_v0", 4, seed=3)
+@pytest.mark.parametrize("cls,opts", [("ISMCTSAgent", {"simulations": 24}),
+                                      ("DeterminizedMCTSAgent", {"simulations": 40, "worlds": 1})])
+def test_search_agents_decide_from_the_seats_view_only(cls, opts):
+    """Re-deal everything the seat cannot see: the same agent (same seed) makes the same decision. (With
+    one world, determinized MCTS searching the state it is given instead of its own re-deal fails this.)"""
+    game, positions = _positions("dominoes_v0", 6, seed=3)
     rng = Rng(5)
     for st, seat, obs in positions:
         other = game.sample_consistent(st, seat, rng)
-        a = getattr(kos, cls)("dominoes_v0", seed=9, simulations=24).act(obs["observation"], obs["action_mask"],
-                                                                          state=st, seat=seat)
-        b = getattr(kos, cls)("dominoes_v0", seed=9, simulations=24).act(obs["observation"], obs["action_mask"],
-                                                                          state=other, seat=seat)
+        a = getattr(kos, cls)("dominoes_v0", seed=9, **opts).act(obs["observation"], obs["action_mask"],
+                                                                  state=st, seat=seat)
+        b = getattr(kos, cls)("dominoes_v0", seed=9, **opts).act(obs["observation"], obs["action_mask"],
+                                                                  state=other, seat=seat)
         assert a == b and obs["action_mask"][a] == 1
 
 
