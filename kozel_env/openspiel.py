@@ -130,10 +130,13 @@ def _encode(f, value):
 
 
 def _number(text: str):
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
+    """An int, a float, or the text itself (a tuple of names, e.g. ``titles``)."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def _decode(f, value):
@@ -146,10 +149,7 @@ def _decode(f, value):
     text = str(value).strip()
     if text.lower() == _NONE and "None" in str(f.type):
         return None
-    try:
-        return tuple(_number(p.strip()) for p in text.replace(",", _SEP).split(_SEP) if p.strip())
-    except ValueError:
-        raise ValueError(f"{f.name}: expected numbers joined by {_SEP!r} or {_NONE!r}, got {value!r}") from None
+    return tuple(_number(p.strip()) for p in text.replace(",", _SEP).split(_SEP) if p.strip())
 
 
 def _rules_fields(env_name: str) -> list:

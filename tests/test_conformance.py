@@ -334,6 +334,28 @@ def test_render_modes(name, opts, capsys):
     assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3 and frame.std() > 0
 
 
+@pytest.mark.parametrize("name,opts", ENV_CASES)
+def test_render_modes_at_the_end_of_the_match(name, opts):
+    """The finished table renders too, as text for every viewer and as a picture (it shows the result)."""
+    env = load(name).env(render_mode="ansi", **opts)
+    env.reset(seed=2)
+    random_play(env, np.random.default_rng(2))
+    assert env.unwrapped.game_state.terminal
+    texts = [env.render(viewer=v) for v in [None] + env.possible_agents]
+    assert all(isinstance(t, str) and "player_0" in t for t in texts)
+    pic = load(name).env(render_mode="rgb_array", **opts)
+    pic.reset(seed=2)
+    random_play(pic, np.random.default_rng(2))
+    assert pic.render().shape == frame_shape(pic)
+
+
+def frame_shape(env):
+    from kozel_env.picture import picture
+
+    st = env.unwrapped.game.new_state(0)
+    return picture(env.unwrapped.game, st).shape
+
+
 @pytest.mark.parametrize("name,opts", ENV_DEFAULTS)
 def test_state_is_oracle_view(name, opts):
     env = load(name).env(**opts)

@@ -782,8 +782,8 @@ class QueensAndJacksGame(Game):
                          f"{self._cards(st.played[s])}{void}")
         if st.terminal:
             mr = st.match_result
-            who = " ".join(f"player_{s}" for s in mr["winners"]) or "nobody"
-            lines.append(f"over ({mr['reason']}): winners {who}; scores {mr['scores']}"
+            who = " ".join(f"pair {s}+{s + 2}" for s in mr["winners"]) or "nobody"
+            lines.append(f"over ({mr['ended_by']}): winners {who}; scores {mr['scores']}"
                          + (f"; {' '.join(mr['titles'])}" if mr["titles"] else ""))
         elif viewer is None or viewer == st.current_player:
             lines.append(f"legal: {' '.join(self.legal_strings(st))}")
