@@ -32,6 +32,7 @@ Every other keyword is a rules option of the game (see its rules config).
 """
 from __future__ import annotations
 
+import copy
 import warnings
 
 import numpy as np
@@ -298,10 +299,11 @@ class KozelEnv(AECEnv):
         """Rewards and infos for every deal that ended since the last report (``state.results`` is the
         engine's signal), and for the end of the episode. Each deal is rewarded and reported exactly once."""
         st = self._st
-        new = st.results[self._reported:]
-        self._reported = len(st.results)
-        if not new and not st.terminal:
+        if len(st.results) == self._reported and not st.terminal:
             return
+        # copies: a training loop that edits an info must not edit the engine's result
+        new = copy.deepcopy(st.results[self._reported:])
+        self._reported = len(st.results)
         n = self.num_agents
         rew = None
         if self.reward_mode == "points" and new:
@@ -321,7 +323,7 @@ class KozelEnv(AECEnv):
         mode = self.infos_mode
         if mode == "none":
             return
-        match = st.match_result if st.terminal else None
+        match = copy.deepcopy(st.match_result) if st.terminal else None
         for a in self.agents:
             pend = self._pending[a]
             pend.extend(new)
