@@ -1,6 +1,8 @@
 """kozel_env: PettingZoo AEC environments for the Kozel ("goat") dominoes and card games.
 
 ``from kozel_env import dominoes_v0; env = dominoes_v0.env()``. Environment modules are imported lazily.
+Importing the package registers the single-agent gymnasium views (:mod:`kozel_env.wrappers`) as
+``gymnasium.make("kozel/<name>", opponents=...)``; ids only: nothing is built until ``make``.
 """
 from __future__ import annotations
 
@@ -9,6 +11,15 @@ import importlib
 from .registry import ENVIRONMENTS, load, make
 
 __version__ = "0.1.0"
+
+
+def _register_gymnasium_ids() -> None:
+    from .wrappers import register_envs
+
+    register_envs()
+
+
+_register_gymnasium_ids()
 __all__ = sorted(ENVIRONMENTS) + ["ENVIRONMENTS", "load", "make"]
 
 
