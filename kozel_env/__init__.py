@@ -11,6 +11,13 @@ import importlib
 from .registry import ENVIRONMENTS, load, make
 
 __version__ = "0.1.0"
+__all__ = sorted(ENVIRONMENTS) + ["ENVIRONMENTS", "load", "make"]
+
+
+def __getattr__(name):
+    if name in ENVIRONMENTS:
+        return importlib.import_module(ENVIRONMENTS[name][0])
+    raise AttributeError(f"module 'kozel_env' has no attribute {name!r}")
 
 
 def _register_gymnasium_ids() -> None:
@@ -20,10 +27,3 @@ def _register_gymnasium_ids() -> None:
 
 
 _register_gymnasium_ids()
-__all__ = sorted(ENVIRONMENTS) + ["ENVIRONMENTS", "load", "make"]
-
-
-def __getattr__(name):
-    if name in ENVIRONMENTS:
-        return importlib.import_module(ENVIRONMENTS[name][0])
-    raise AttributeError(f"module 'kozel_env' has no attribute {name!r}")

@@ -302,7 +302,7 @@ def test_reset_seed_deals_the_aec_deal_and_reset_continues_the_stream():
 
 
 def test_an_episode_over_before_the_caller_moves_is_skipped():
-    """C1.14: seed 1108252530964337621 deals four sixes (tests/cards/test_beat_or_discard_play.py)."""
+    """C1.14: reset(seed=1108252530964337621) deals four sixes (tests/cards/test_beat_or_discard_play.py)."""
     env = SingleAgentEnv("beat_or_discard_v0", opponents="random")
     obs, info = env.reset(seed=1108252530964337621)
     assert env.skipped_episodes == 1 and env.action_masks().any() and info["match_over"] == 0.0
