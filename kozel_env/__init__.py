@@ -1,6 +1,8 @@
 """kozel_env: PettingZoo AEC environments for the Kozel ("goat") dominoes and card games.
 
 ``from kozel_env import dominoes_v0; env = dominoes_v0.env()``. Environment modules are imported lazily.
+Importing the package registers the single-agent gymnasium views (:mod:`kozel_env.wrappers`) as
+``gymnasium.make("kozel/<name>", opponents=...)``; ids only: nothing is built until ``make``.
 """
 from __future__ import annotations
 
@@ -16,3 +18,12 @@ def __getattr__(name):
     if name in ENVIRONMENTS:
         return importlib.import_module(ENVIRONMENTS[name][0])
     raise AttributeError(f"module 'kozel_env' has no attribute {name!r}")
+
+
+def _register_gymnasium_ids() -> None:
+    from .wrappers import register_envs
+
+    register_envs()
+
+
+_register_gymnasium_ids()
