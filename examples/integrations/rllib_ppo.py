@@ -106,6 +106,8 @@ def main(argv=None) -> dict:
     log = (lambda *a: None) if args.quiet else (lambda *a: print(*a, flush=True))
 
     t_start = time.perf_counter()
+    if not args.address:  # a one-machine run: Ray's node address is 127.0.0.1 and nothing listens elsewhere
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     import ray
 
     from kozel_env.integrations import rllib as glue
