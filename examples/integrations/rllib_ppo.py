@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--episode", choices=("deal", "match"), default="deal", help="one deal or the whole match")
     ap.add_argument("--reward", choices=("outcome", "points"), default="outcome")
     ap.add_argument("--opponents", default="self",
-                    help="'self' (self-play: the learner in every seat) or a bot spec for the other side: normal, random ...")
+                    help="'self' (self-play: the learner in every seat) or a bot spec for the other side: "
+                         "normal, random ...")
     ap.add_argument("--policies", choices=("shared", "per_side"), default="shared")
     ap.add_argument("--steps", type=int, default=20_000, help="training budget: learner decisions")
     ap.add_argument("--iterations", type=int, default=None, help="stop after this many iterations instead")
@@ -67,11 +68,14 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--num-env-runners", type=int, default=0, help="EnvRunner actors (0: sample in this process)")
     ap.add_argument("--envs-per-runner", type=int, default=1, help="env copies each EnvRunner steps together")
     ap.add_argument("--num-learners", type=int, default=0, help="Learner actors (0: learn in this process)")
-    ap.add_argument("--address", default=None, help="a running Ray cluster, e.g. 127.0.0.1:6379 (default: start one here)")
+    ap.add_argument("--address", default=None,
+                    help="a running Ray cluster, e.g. 127.0.0.1:6379 (default: start one here)")
     ap.add_argument("--num-cpus", type=int, default=None, help="CPUs of the Ray instance started here")
-    ap.add_argument("--no-ship-code", action="store_true", help="with --address: do not send this repository to the workers")
+    ap.add_argument("--no-ship-code", action="store_true",
+                    help="with --address: do not send this repository to the workers")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--eval-deals", type=int, default=200, help="duplicate sets against --eval-opponent (0: no evaluation)")
+    ap.add_argument("--eval-deals", type=int, default=200,
+                    help="duplicate sets against --eval-opponent (0: no evaluation)")
     ap.add_argument("--eval-opponent", default="random")
     ap.add_argument("--checkpoint", help="save the trained algorithm here")
     ap.add_argument("--json", help="write the figures here")
@@ -117,8 +121,8 @@ def main(argv=None) -> dict:
         init["address"] = args.address
         if not args.no_ship_code:
             init["runtime_env"] = {"working_dir": str(ROOT), "excludes": SHIP_EXCLUDES}
-    else:
-        init["num_cpus"] = args.num_cpus
+    else:  # a new Ray instance here, whatever `ray start` left on this machine
+        init.update(address="local", num_cpus=args.num_cpus)
     ray.init(**init)
     t_ray = time.perf_counter()
     cfg = glue.ppo_config(
@@ -149,7 +153,8 @@ def main(argv=None) -> dict:
         history.append(row)
         loss = " ".join(f"{m}: pi {s.get('policy_loss', float('nan')):+.3f} vf {s.get('vf_loss', float('nan')):.3f} "
                         f"ent {s.get('entropy', float('nan')):.2f}" for m, s in stats.items())
-        log(f"  it {row['iteration']:3d}  {decisions:7d} decisions  {el:6.1f}s  {row['decisions_per_s']:6.0f}/s  {loss}")
+        log(f"  it {row['iteration']:3d}  {decisions:7d} decisions  {el:6.1f}s  "
+            f"{row['decisions_per_s']:6.0f}/s  {loss}")
     t_done = time.perf_counter()
     out = {
         "env": args.env, "env_options": env_options, "opponents": args.opponents, "policies": args.policies,
@@ -180,7 +185,8 @@ def main(argv=None) -> dict:
         pair = res["pairs"][0]
         out["eval"] = {"opponent": args.eval_opponent, "sets": pair["sets"], "games": pair["games"],
                        "score": pair["score_a"], "margin": pair["margin"], "seconds": time.perf_counter() - t0}
-        print(f"arena, {args.env}, {pair['sets']} duplicate sets ({pair['games']} {args.episode}s): rllib vs "
+        games = "deals" if args.episode == "deal" else "matches"
+        print(f"arena, {args.env}, {pair['sets']} duplicate sets ({pair['games']} {games}): rllib vs "
               f"{args.eval_opponent}: score {_ci(pair['score_a'], pct=True)}, points per deal {_ci(pair['margin'])} "
               f"(95% CI)", flush=True)
     algo.stop()

@@ -156,8 +156,7 @@ class KozelMultiAgentEnv(MultiAgentEnv):
 
     def _advance(self):
         """Play the bots' moves and dead steps until a learner seat must decide or the episode is over."""
-        from_env = ({}, {}, {}, {}, {})
-        obs_d, rew_d, term_d, trunc_d, info_d = from_env
+        obs_d, rew_d, term_d, trunc_d, info_d = {}, {}, {}, {}, {}
         env = self.aec
         while env.agents:
             name = env.agent_selection
@@ -181,7 +180,7 @@ class KozelMultiAgentEnv(MultiAgentEnv):
         over = not env.agents
         term_d["__all__"] = over and not any(trunc_d.values())
         trunc_d["__all__"] = over and any(v for k, v in trunc_d.items() if k != "__all__")
-        return from_env
+        return obs_d, rew_d, term_d, trunc_d, info_d
 
     def step(self, action_dict: dict):
         name = self.aec.agent_selection
@@ -192,8 +191,7 @@ class KozelMultiAgentEnv(MultiAgentEnv):
         self.aec.step(int(action_dict[name]))
         if self.aec.unwrapped._ended and not before:
             self.illegal_actions += 1
-        obs, rew, term, trunc, info = self._advance()
-        return obs, rew, term, trunc, info
+        return self._advance()
 
 
 # ---------------------------------------------------------------- PPO config

@@ -92,11 +92,11 @@ def main(argv=None) -> dict:
         procs.append(subprocess.Popen([ray_cli(), "start", *extra, *common], env=env, stdout=f,
                                       stderr=subprocess.STDOUT, start_new_session=True))
 
+    ray_tmp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # short: Ray's socket paths must stay under 108 bytes
     t0 = time.perf_counter()
     out = {}
     try:
-        start(["--head", f"--port={port}", "--include-dashboard=false",
-               f"--temp-dir={tempfile.mkdtemp(prefix='ray-', dir='/tmp')}"], "head")
+        start(["--head", f"--port={port}", "--include-dashboard=false", f"--temp-dir={ray_tmp}"], "head")
         wait_for_cpus(address, args.cpus_per_node, procs, env)
         for w in range(args.workers):
             start([f"--address={address}"], f"worker{w}")
@@ -128,6 +128,7 @@ def main(argv=None) -> dict:
                 p.wait(timeout=30)
         for f in files:
             f.close()
+        shutil.rmtree(ray_tmp, ignore_errors=True)
     out["total_s"] = time.perf_counter() - t0
     print(json.dumps(out, default=float))
     return out

@@ -104,7 +104,7 @@ def test_rllib_glue_rejects_reserved_options():
 @pytest.fixture(scope="module")
 def local_ray():
     t0 = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     print(f"\nray.init: {time.perf_counter() - t0:.1f}s")
     yield
     ray.shutdown()
