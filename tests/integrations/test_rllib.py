@@ -3,8 +3,10 @@ reaches RLlib with the right rewards, multi-agent PPO with RLlib's action-maskin
 losses) and the trained policy plays legal moves through the arena; and the recipe runs on a local
 two-node Ray cluster with two env runners (slow).
 
-    python -m pytest -q -m integrations tests/integrations/test_rllib.py            # ~1-2 min with Ray
-    python -m pytest -q -m "integrations and slow" tests/integrations/test_rllib.py  # the cluster run
+    python -m pytest -q -m "integrations and not slow" tests/integrations/test_rllib.py  # ~25 s, Ray start-up included
+    python -m pytest -q -m "integrations and slow" tests/integrations/test_rllib.py      # the cluster run, ~30-45 s
+
+(``-m integrations`` alone selects both: a later ``-m`` replaces the ``not slow`` of the default options.)
 """
 from __future__ import annotations
 
