@@ -1,0 +1,206 @@
+"""RLlib (Ray's new API stack) on the Kozel envs: the env glue passes RLlib's own env checker, turn-based play
+reaches RLlib with the right rewards, multi-agent PPO with RLlib's action-masking module trains (finite
+losses) and the trained policy plays legal moves through the arena; and the recipe runs on a local
+two-node Ray cluster with two env runners (slow).
+
+    python -m pytest -q -m "integrations and not slow" tests/integrations/test_rllib.py  # ~25 s, Ray start-up included
+    python -m pytest -q -m "integrations and slow" tests/integrations/test_rllib.py      # the cluster run, ~30-45 s
+
+(``-m integrations`` alone selects both: a later ``-m`` replaces the ``not slow`` of the default options.)
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+LOCAL_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+os.environ.setdefault(LOCAL_ONLY, "0")  # the one-machine Ray of these tests: node address 127.0.0.1, no other
+ray = pytest.importorskip("ray", reason="needs ray[rllib] (pip install -e '.[rllib]')")
+pytest.importorskip("ray.rllib", reason="needs ray[rllib]")
+torch = pytest.importorskip("torch")
+
+from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
+
+from agents.arena import evaluate  # noqa: E402
+from kozel_env.integrations import rllib as glue  # noqa: E402
+from kozel_env.registry import ENVIRONMENTS  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.integrations
+
+
+# ------------------------------------------------------------------ the env glue (no Ray runtime needed)
+@pytest.mark.parametrize("name", sorted(ENVIRONMENTS))
+@pytest.mark.parametrize("opponents", [None, "normal"])
+def test_rllib_env_checker_passes(name, opponents):
+    """RLlib's checker steps an unmasked random action: with illegal_action="lose" that ends the episode
+    (the offender's side -1) instead of raising, and the flat infos are per-agent dicts of floats."""
+    env = glue.KozelMultiAgentEnv({"env": name, "env_options": {"episode": "deal"}, "opponents": opponents})
+    for _ in range(4):
+        check_multiagent_environments(env)
+    assert env.illegal_actions >= 1  # the checker did play masked-out ids, and the env survived them
+
+
+def _random_legal_episode(env, rng):
+    obs, infos = env.reset()
+    totals = {}
+    acted = []
+    steps = 0
+    while True:
+        assert len(obs) >= 1
+        live = [a for a in obs if float(obs[a]["action_mask"].sum()) > 0]
+        assert len(live) == 1, f"one agent to move at a time, got {list(obs)}"
+        a = live[0]
+        assert set(infos[a]) == set(glue_flat_keys())
+        acted.append(a)
+        mask = obs[a]["action_mask"]
+        assert mask.dtype == np.float32 and env.observation_spaces[a]["observations"].contains(obs[a]["observations"])
+        obs, rew, term, trunc, infos = env.step({a: int(rng.choice(np.flatnonzero(mask)))})
+        steps += 1
+        for k, r in rew.items():
+            totals[k] = totals.get(k, 0.0) + r
+        if term["__all__"]:
+            assert set(obs) == set(acted), "the last step reports every learner seat that acted"
+            assert all(term[k] for k in obs)
+            return totals, set(acted), steps
+
+
+def glue_flat_keys():
+    from kozel_env.core.aec import FLAT_KEYS
+
+    return FLAT_KEYS
+
+
+@pytest.mark.parametrize("name", ["dominoes_v0", "queens_and_jacks_v0", "dominoes_ffa_v0"])
+def test_rllib_env_rewards_and_turns(name):
+    """Self-play: every seat's rewards add up to its match return; with bots only one side reaches RLlib."""
+    rng = np.random.default_rng(0)
+    env = glue.KozelMultiAgentEnv({"env": name, "env_options": {"episode": "deal"}})
+    for _ in range(5):
+        totals, acted, _ = _random_legal_episode(env, rng)
+        rets = env.aec.unwrapped.game_state.returns()
+        for a in acted:
+            assert totals[a] == pytest.approx(rets[env.aec.unwrapped.agent_name_mapping[a]])
+    bots = glue.KozelMultiAgentEnv({"env": name, "env_options": {"episode": "deal"}, "opponents": "normal"}, )
+    sides = set()
+    for _ in range(8):
+        _, acted, _ = _random_legal_episode(bots, rng)
+        assert len({bots.side[a] for a in acted}) == 1, "with bots the learner holds one side"
+        sides |= {bots.side[a] for a in acted}
+    assert len(sides) >= 2, "the learner's side is drawn per episode"
+
+
+def test_rllib_glue_rejects_reserved_options():
+    with pytest.raises(ValueError, match="set by the RLlib glue"):
+        glue.KozelMultiAgentEnv({"env": "dominoes_v0", "env_options": {"illegal_action": "raise"}})
+
+
+# ------------------------------------------------------------------ training with Ray (one local instance)
+@pytest.fixture(scope="module")
+def local_ray():
+    t0 = time.perf_counter()
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+    print(f"\nray.init: {time.perf_counter() - t0:.1f}s")
+    yield
+    ray.shutdown()
+
+
+def _train(env, policies, opponents, iterations=2, batch=256):
+    cfg = glue.ppo_config(env, {"episode": "deal"}, opponents=opponents, policies=policies, train_batch=batch,
+                          minibatch=128, epochs=2, hidden=(64, 64), seed=1)
+    algo = cfg.build_algo()
+    results = [algo.train() for _ in range(iterations)]
+    return algo, results
+
+
+@pytest.mark.parametrize("env,policies,opponents", [
+    ("dominoes_v0", "shared", None),
+    ("queens_and_jacks_v0", "per_side", "normal"),
+])
+def test_rllib_ppo_trains_and_plays_legal_moves(local_ray, env, policies, opponents):
+    t0 = time.perf_counter()
+    algo, results = _train(env, policies, opponents)
+    try:
+        mapping = glue.module_ids(env, {"episode": "deal"}, policies)
+        ids = sorted(set(mapping.values()))
+        assert glue.decisions_sampled(results[-1]) >= 2 * 256
+        for res in results:
+            stats = glue.learner_stats(res)
+            assert set(stats) == set(ids), f"every module learned: {sorted(stats)}"
+            assert glue.finite(stats) and all("policy_loss" in s and "vf_loss" in s for s in stats.values())
+        envs = [e.unwrapped for e in algo.env_runner.env.envs]
+        assert sum(e.illegal_actions for e in envs) <= len(envs), \
+            "the masked policy played a masked-out move (only the env checker's one random step may)"
+        modules = glue.modules_from_algo(algo, ids)
+        # the copies hold the learner's weights
+        w = algo.learner_group.get_weights(module_ids=ids)
+        for mid in ids:
+            for k, v in modules[mid].get_state().items():
+                if k in w[mid]:
+                    assert np.allclose(np.asarray(v), np.asarray(w[mid][k]))
+        # through the arena (envs with illegal_action="raise": an illegal move would fail the match)
+        res = evaluate(env, {"rllib": glue.arena_factory(modules, mapping), "random": "random"}, deals=4, seed=3,
+                       processes=1, progress=False, episode="match")
+        pair = res["pairs"][0]
+        assert pair["games"] == 8 and 0.0 <= pair["score_a"]["mean"] <= 1.0
+    finally:
+        algo.stop()
+    print(f"\n{env} {policies} vs {opponents}: 2 iterations + arena in {time.perf_counter() - t0:.1f}s")
+
+
+def test_rllib_masked_logits_never_pick_illegal(local_ray):
+    algo, _ = _train("dominoes_v0", "shared", None, iterations=1, batch=128)
+    try:
+        module = glue.modules_from_algo(algo, ["shared"])["shared"]
+        game = glue.make_aec("dominoes_v0").unwrapped.game
+        rng = np.random.default_rng(0)
+        obs = rng.random((64, game.obs_spec.size)).astype(np.float32)
+        mask = np.zeros((64, game.num_actions), np.float32)
+        for row in mask:
+            row[rng.choice(game.num_actions, size=int(rng.integers(1, 4)), replace=False)] = 1.0
+        acts = glue.greedy_actions(module, obs, mask)
+        assert all(mask[i, a] == 1.0 for i, a in enumerate(acts))
+    finally:
+        algo.stop()
+
+
+# ------------------------------------------------------------------ the recipe on a local two-node cluster
+def _private_netns_works() -> bool:
+    if shutil.which("unshare") is None or shutil.which("ip") is None:
+        return False
+    r = subprocess.run(["unshare", "-n", "sh", "-c", "ip link set lo up"], capture_output=True)
+    return r.returncode == 0
+
+
+@pytest.mark.slow
+def test_rllib_recipe_on_a_local_cluster(tmp_path):
+    """tests/integrations/local_cluster.py in a private network namespace (loopback only): a head and a
+    worker node (``ray start``, one CPU each), the recipe with ``--address`` and two env runners (one per
+    node), bots as opponents, the arena at the end; the nodes are stopped by the helper."""
+    if not _private_netns_works():
+        pytest.skip("needs `unshare -n` (root or user namespaces): the cluster must see loopback only")
+    recipe = ["--env", "dominoes_v0", "--num-env-runners", "2", "--opponents", "normal", "--steps", "1000",
+              "--train-batch", "500", "--minibatch", "250", "--epochs", "2", "--hidden", "64", "64",
+              "--eval-deals", "10"]
+    cmd = " ".join([sys.executable, str(ROOT / "tests" / "integrations" / "local_cluster.py"), "--logs",
+                    str(tmp_path), "--", *recipe])
+    t0 = time.perf_counter()
+    run = subprocess.run(["unshare", "-n", "sh", "-c", f"ip link set lo up && exec {cmd}"], capture_output=True,
+                         text=True, timeout=900,
+                         env={**{k: v for k, v in os.environ.items() if k != LOCAL_ONLY}, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-5000:]
+    import json
+
+    res = json.loads(run.stdout.strip().splitlines()[-1])
+    assert res["nodes"] == 2 and res["num_env_runners"] == 2 and res["address"].startswith("127.0.0.1:")
+    assert res["decisions"] >= 1000 and res["finite_losses"]
+    assert res["eval"]["games"] == 20 and any(ln.startswith("arena, dominoes_v0") for ln in res["stdout"])
+    print(f"\ncluster run: {time.perf_counter() - t0:.1f}s in all (nodes up in {res['cluster_start_s']:.1f}s, "
+          f"recipe {res['recipe_s']:.1f}s), {res['decisions_per_s']:.0f} decisions/s while training")
