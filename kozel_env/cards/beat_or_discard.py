@@ -133,6 +133,8 @@ Choices where RULES.md is silent (each listed in the report; named options where
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 
@@ -201,10 +203,11 @@ def make_rules(base: BeatOrDiscardRules, options: dict) -> BeatOrDiscardRules:
     return _make_rules(base, options)
 
 
+@lru_cache(maxsize=None)
 def setup_checks(rules: BeatOrDiscardRules) -> dict:
     """The ``reset(options=...)`` keys and what each allows (see :meth:`BeatOrDiscardGame.new_state`)."""
     n, S = rules.num_players, rules.num_sides
-    return {
+    return MappingProxyType({
         "hands": Texts(n, "card strings like '7C 9C KC 6D 8H JS'", none_ok=True),
         "stock": Text("the stock's cards in draw order, its last card the bottom card"),
         "piles": Texts(S, "card strings (cards each side took this game)"),
@@ -214,7 +217,7 @@ def setup_checks(rules: BeatOrDiscardRules) -> dict:
         "scores": Ints(S, 0, 10 * rules.target, as_list=True),
         "eggs": Int(0, 30),
         "single_deal": Bool(),
-    }
+    })
 
 
 defaults_ok(BeatOrDiscardRules)

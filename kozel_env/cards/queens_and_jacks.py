@@ -48,6 +48,8 @@ pair) is one flat float32 vector; ``python -m kozel_env.docs`` prints the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 
@@ -100,9 +102,10 @@ def make_rules(base: QueensAndJacksRules, options: dict) -> QueensAndJacksRules:
     return _make_rules(base, options)
 
 
+@lru_cache(maxsize=None)
 def setup_checks(rules: QueensAndJacksRules) -> dict:
     """The ``reset(options=...)`` keys and what each allows (see :meth:`QueensAndJacksGame.new_state`)."""
-    return {
+    return MappingProxyType({
         "hands": Texts(4, "card strings like 'QC TS 7H ...'", none_ok=True),
         "dealer": Int(0, 3),
         "leader": Int(0, 3),
@@ -110,7 +113,7 @@ def setup_checks(rules: QueensAndJacksRules) -> dict:
         "scores": Ints(2, 0, rules.target - 1, as_list=True),
         "eggs": Int(0, 30),
         "single_deal": Bool(),
-    }
+    })
 
 
 defaults_ok(QueensAndJacksRules)

@@ -98,7 +98,9 @@ trump card is public (and who drew it); calls are public; being asked for a call
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
+from types import MappingProxyType
 
 import numpy as np
 
@@ -163,10 +165,11 @@ def make_rules(base: SixOfSpadesRules, options: dict) -> SixOfSpadesRules:
     return _make_rules(base, options)
 
 
+@lru_cache(maxsize=None)
 def setup_checks(rules: SixOfSpadesRules) -> dict:
     """The ``reset(options=...)`` keys and what each allows (see :meth:`SixOfSpadesGame.new_state`)."""
     n, ns = rules.num_players, rules.num_sides
-    return {
+    return MappingProxyType({
         "hands": Texts(n, "card strings like 'AS TS 6S KH'", none_ok=True),
         "trump_card": Text("a card like '9D'"),
         "stock": Text("the stock's cards in draw order, e.g. 'AD TD 7C ...'"),
@@ -177,7 +180,7 @@ def setup_checks(rules: SixOfSpadesRules) -> dict:
         "out": Subset(tuple(range(ns))),
         "deals_played": Int(0, rules.max_deals - 1),
         "single_deal": Bool(),
-    }
+    })
 
 
 defaults_ok(SixOfSpadesRules)

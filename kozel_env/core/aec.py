@@ -32,7 +32,6 @@ Every other keyword is a rules option of the game (see its rules config).
 """
 from __future__ import annotations
 
-import copy
 import warnings
 
 import numpy as np
@@ -81,6 +80,7 @@ class KozelEnv(AECEnv):
         self.episode = env_opts["episode"]
         self.reward_mode = env_opts["reward"]
         self.infos_mode = env_opts["infos"]
+        self._flat = dict.fromkeys(FLAT_KEYS, 0.0) if self.infos_mode == "flat" else None
         self.illegal_action = env_opts["illegal_action"]
         self.game = self.make_game(rules_options)
         self.options = {"render_mode": render_mode, **env_opts, **self.game_rules_options(rules_options)}
@@ -224,12 +224,14 @@ class KozelEnv(AECEnv):
             self.rewards = dict(self._zero)
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        self._pending[agent] = []
-        self.infos[agent] = self._empty_info()
+        if self._pending[agent]:  # what it was told is now old news (infos hold only the deals since)
+            self._pending[agent] = []
+            self.infos[agent] = self._empty_info()
         st.apply_action(a)
         self._actions.append(a)
         self._legal = None
-        self._report()
+        if len(st.results) != self._reported or st.terminal:
+            self._report()
         if st.terminal:
             self.terminations = {x: True for x in self.agents}
             nxt = (self.agent_name_mapping[agent] + 1) % self.num_agents
@@ -293,7 +295,7 @@ class KozelEnv(AECEnv):
 
     # ---------------------------------------------------------------- deals ended: rewards and infos
     def _empty_info(self) -> dict:
-        return dict.fromkeys(FLAT_KEYS, 0.0) if self.infos_mode == "flat" else {}
+        return {} if self._flat is None else dict(self._flat)
 
     def _report(self) -> None:
         """Rewards and infos for every deal that ended since the last report (``state.results`` is the
@@ -302,7 +304,7 @@ class KozelEnv(AECEnv):
         if len(st.results) == self._reported and not st.terminal:
             return
         # copies: a training loop that edits an info must not edit the engine's result
-        new = copy.deepcopy(st.results[self._reported:])
+        new = [_copy_result(r) for r in st.results[self._reported:]]
         self._reported = len(st.results)
         n = self.num_agents
         rew = None
@@ -323,7 +325,7 @@ class KozelEnv(AECEnv):
         mode = self.infos_mode
         if mode == "none":
             return
-        match = copy.deepcopy(st.match_result) if st.terminal else None
+        match = _copy_result(st.match_result) if st.terminal else None
         for a in self.agents:
             pend = self._pending[a]
             pend.extend(new)
@@ -404,6 +406,12 @@ class KozelEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+def _copy_result(res: dict) -> dict:
+    """A copy of a result dict deep enough that editing it leaves the engine's alone (results hold scalars,
+    lists and flat dicts: :mod:`kozel_env.core.results`)."""
+    return {k: (v[:] if type(v) is list else dict(v) if type(v) is dict else v) for k, v in res.items()}
 
 
 def _plain(v):

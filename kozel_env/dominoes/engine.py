@@ -16,6 +16,9 @@ from the stock (RULES D2.2, D5.3), dealing and redeals (RULES D1.6), scoring, th
 """
 from __future__ import annotations
 
+from functools import lru_cache
+from types import MappingProxyType
+
 from ..core.bits import bits
 from ..core.errors import InvalidOptionError, KozelError
 from ..core.game import Deferred, State
@@ -44,6 +47,7 @@ def _dealt(hands: tuple, order) -> dict:
     return {"hands": [tiles_str(h) for h in hands], "stock": [tile_str(t) for t in order] if order else None}
 
 
+@lru_cache(maxsize=None)
 def setup_checks(rules: DominoesRules) -> dict:
     """The ``reset(options=...)`` keys these rules accept, each with what it allows (one home:
     :mod:`kozel_env.core.options`); the consistency of the whole set-up is checked by the state."""
@@ -63,7 +67,7 @@ def setup_checks(rules: DominoesRules) -> dict:
         checks["eggs"] = Int(0, 4 * rules.target)  # the observation shows eggs / target in 0..4
     if rules.draw != "none":
         checks["stock"] = Text("the stock's tiles in draw order, e.g. '35 00 16 ...'")
-    return checks
+    return MappingProxyType(checks)
 
 
 def needs_redeal(hand: int) -> bool:
