@@ -14,6 +14,7 @@ config stores tuples) when it is given, before anything changes; a bad one raise
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cached_property
 
@@ -30,13 +31,14 @@ def _fail(name: str, value, allowed: str):
     raise InvalidOptionError(f"{name}={value!r} is not allowed: {allowed}")
 
 
-class Check:
+class Check(ABC):
     """What one option accepts. ``__call__(name, value)`` returns the normalised value or raises."""
 
     allowed: str = ""
 
-    def __call__(self, name: str, value):  # pragma: no cover - every check overrides it
-        raise NotImplementedError
+    @abstractmethod
+    def __call__(self, name: str, value):
+        """The normalised value, or InvalidOptionError naming the option, the value and what is allowed."""
 
     def bad_values(self) -> list:
         """Values this check refuses (the registry-wide option tests feed them in)."""
