@@ -114,6 +114,7 @@ def main(argv=None) -> dict:
         os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     import ray
 
+    from agents.integrations import rllib as trained
     from kozel_env.integrations import rllib as glue
 
     init = {"include_dashboard": False, "log_to_driver": not args.quiet}
@@ -177,8 +178,8 @@ def main(argv=None) -> dict:
     if args.eval_deals > 0:
         from agents.arena import evaluate
 
-        modules = glue.modules_from_algo(algo, ids)
-        factory = glue.arena_factory(modules, mapping)
+        modules = trained.modules_from_algo(algo, ids)
+        factory = trained.arena_factory(modules, mapping)
         t0 = time.perf_counter()
         res = evaluate(args.env, {"rllib": factory, args.eval_opponent: args.eval_opponent}, deals=args.eval_deals,
                        seed=12345, env_options=rules, episode=args.episode, processes=1, progress=False)

@@ -1,9 +1,10 @@
 """RLlib glue (Ray's new API stack: RLModule, Learner, EnvRunner): any registered Kozel environment as an
-RLlib ``MultiAgentEnv``, a multi-agent PPO config with action masking, and the trained modules as arena
-agents. ``examples/integrations/rllib_ppo.py`` is the runnable recipe; this module imports Ray (``import
-kozel_env`` does not).
+RLlib ``MultiAgentEnv`` and a multi-agent PPO config with action masking; the trained modules as arena
+agents are :mod:`agents.integrations.rllib` (they run torch, which the environments never need).
+``examples/integrations/rllib_ppo.py`` is the runnable recipe; this module imports Ray (``import kozel_env``
+does not).
 
-    from kozel_env.integrations.rllib import ppo_config, arena_factory
+    from kozel_env.integrations.rllib import ppo_config
     algo = ppo_config("dominoes_v0", opponents="normal").build_algo()
     for _ in range(10):
         result = algo.train()
@@ -260,56 +261,3 @@ def decisions_sampled(result: dict) -> int:
 
 def finite(stats: dict) -> bool:
     return all(math.isfinite(v) for s in stats.values() for v in s.values())
-
-
-# ---------------------------------------------------------------- trained modules as agents
-def modules_from_algo(algo, ids) -> dict:
-    """``module id -> RLModule``: standalone CPU copies (eval mode) holding the learner's current weights."""
-    import copy
-
-    weights = algo.learner_group.get_weights(module_ids=list(ids))
-    out = {}
-    for mid in ids:
-        clone = copy.deepcopy(algo.get_module(mid))
-        clone.set_state(weights[mid])
-        clone.eval()
-        out[mid] = clone
-    return out
-
-
-def greedy_actions(module, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-    """Argmax of the module's masked logits for a batch (rows) of observations and masks."""
-    import torch
-
-    obs = torch.as_tensor(np.atleast_2d(np.asarray(observation, np.float32)))
-    mask = torch.as_tensor(np.atleast_2d(np.asarray(action_mask, np.float32)))
-    with torch.no_grad():
-        out = module.forward_inference({"obs": {"observations": obs, "action_mask": mask}})
-    return out["action_dist_inputs"].argmax(dim=-1).numpy()
-
-
-class RLlibAgent:
-    """An arena agent playing trained RLlib modules greedily. With one module per side it picks the module
-    of the seat's side, so it declares ``needs_state`` to be told its seat; the engine state it is also
-    given is never read."""
-
-    def __init__(self, modules: dict, mapping: dict):
-        self.modules = modules
-        self.mapping = mapping
-        self.per_side = len(set(mapping.values())) > 1
-        self.needs_state = self.per_side
-
-    def act(self, observation, action_mask, state=None, seat=None) -> int:
-        mid = self.mapping[f"player_{seat}"] if self.per_side else next(iter(self.modules))
-        return int(greedy_actions(self.modules[mid], observation, action_mask)[0])
-
-
-def arena_factory(modules: dict, mapping: dict):
-    """A factory for ``agents.arena.evaluate``: ``factory(env_name, seed, env_options) -> RLlibAgent``.
-    Greedy play needs no seed; the modules are shared by every seat (built once, outside the factory)."""
-    agent = RLlibAgent(modules, mapping)
-
-    def rllib_policy(env_name, seed, env_options):
-        return agent
-
-    return rllib_policy

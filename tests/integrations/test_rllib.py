@@ -29,6 +29,7 @@ torch = pytest.importorskip("torch")
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
 from agents.arena import evaluate  # noqa: E402
+from agents.integrations import rllib as trained  # noqa: E402
 from kozel_env.integrations import rllib as glue  # noqa: E402
 from kozel_env.registry import ENVIRONMENTS  # noqa: E402
 
@@ -138,7 +139,7 @@ def test_rllib_ppo_trains_and_plays_legal_moves(local_ray, env, policies, oppone
         envs = [e.unwrapped for e in algo.env_runner.env.envs]
         assert sum(e.illegal_actions for e in envs) <= len(envs), \
             "the masked policy played a masked-out move (only the env checker's one random step may)"
-        modules = glue.modules_from_algo(algo, ids)
+        modules = trained.modules_from_algo(algo, ids)
         # the copies hold the learner's weights
         w = algo.learner_group.get_weights(module_ids=ids)
         for mid in ids:
@@ -146,7 +147,7 @@ def test_rllib_ppo_trains_and_plays_legal_moves(local_ray, env, policies, oppone
                 if k in w[mid]:
                     assert np.allclose(np.asarray(v), np.asarray(w[mid][k]))
         # through the arena (envs with illegal_action="raise": an illegal move would fail the match)
-        res = evaluate(env, {"rllib": glue.arena_factory(modules, mapping), "random": "random"}, deals=4, seed=3,
+        res = evaluate(env, {"rllib": trained.arena_factory(modules, mapping), "random": "random"}, deals=4, seed=3,
                        processes=1, progress=False, episode="match")
         pair = res["pairs"][0]
         assert pair["games"] == 8 and 0.0 <= pair["score_a"]["mean"] <= 1.0
@@ -158,14 +159,14 @@ def test_rllib_ppo_trains_and_plays_legal_moves(local_ray, env, policies, oppone
 def test_rllib_masked_logits_never_pick_illegal(local_ray):
     algo, _ = _train("dominoes_v0", "shared", None, iterations=1, batch=128)
     try:
-        module = glue.modules_from_algo(algo, ["shared"])["shared"]
+        module = trained.modules_from_algo(algo, ["shared"])["shared"]
         game = glue.make_aec("dominoes_v0").unwrapped.game
         rng = np.random.default_rng(0)
         obs = rng.random((64, game.obs_spec.size)).astype(np.float32)
         mask = np.zeros((64, game.num_actions), np.float32)
         for row in mask:
             row[rng.choice(game.num_actions, size=int(rng.integers(1, 4)), replace=False)] = 1.0
-        acts = glue.greedy_actions(module, obs, mask)
+        acts = trained.greedy_actions(module, obs, mask)
         assert all(mask[i, a] == 1.0 for i, a in enumerate(acts))
     finally:
         algo.stop()
