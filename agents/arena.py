@@ -103,6 +103,11 @@ def format_ci(c: dict, pct: bool = False, digits: int = 2) -> str:
     return f"{mean} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
 
 
+def describe_pair(pair: dict) -> str:
+    """One pairing of :func:`evaluate` as text: A's score and points margin per deal, with their intervals."""
+    return f"score {format_ci(pair['score_a'], pct=True)}, points per deal {format_ci(pair['margin'])}"
+
+
 def elo_table(labels: list, results: list, anchor: float = 1000.0) -> dict:
     """Bradley-Terry ratings on the Elo scale from ``results``: ``(a, b, score_of_a, games)`` tuples. One
     virtual draw per pair keeps sweeps finite; the first label is anchored at ``anchor``."""
@@ -342,7 +347,8 @@ def markdown(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _parse_options(items) -> dict:
+def parse_options(items) -> dict:
+    """``["key=value", ...]`` (command-line rules options) as a dict of typed values."""
     from .base import _convert
 
     out = {}
@@ -368,7 +374,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--md", help="write the markdown table here")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
-    res = evaluate(args.env, args.agents, deals=args.deals, seed=args.seed, env_options=_parse_options(args.opt),
+    res = evaluate(args.env, args.agents, deals=args.deals, seed=args.seed, env_options=parse_options(args.opt),
                    episode=args.episode, processes=args.processes, progress=not args.quiet)
     md = markdown(res)
     print(md)

@@ -134,9 +134,9 @@ def main(argv=None, input_fn=input, print_fn=print) -> dict:
     ap.add_argument("--episode", choices=("match", "deal"), default="match")
     ap.add_argument("--opt", nargs="*", default=[], help="rules options of the env, key=value")
     args = ap.parse_args(argv)
-    from .arena import _parse_options
+    from .arena import parse_options
 
-    return play(args.env, seat=args.seat, bots=args.bots, seed=args.seed, env_options=_parse_options(args.opt),
+    return play(args.env, seat=args.seat, bots=args.bots, seed=args.seed, env_options=parse_options(args.opt),
                 episode=args.episode, input_fn=input_fn, print_fn=print_fn)
 
 

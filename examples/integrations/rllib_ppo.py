@@ -32,7 +32,6 @@ os.environ.setdefault("RAY_DEDUP_LOGS", "0")
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import math  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -41,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from agents.arena import describe_pair, parse_options  # noqa: E402
 from kozel_env.registry import ENVIRONMENTS  # noqa: E402
 
 ENV_KEYS = ("episode", "reward")
@@ -83,29 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _parse_options(items) -> dict:
-    from agents.base import _convert
-
-    out = {}
-    for it in items or []:
-        k, eq, v = it.partition("=")
-        if not eq:
-            raise SystemExit(f"--opt {it!r}: use key=value")
-        out[k] = _convert(v)
-    return out
-
-
-def _ci(c: dict, pct: bool = False) -> str:
-    f, unit = (100.0, "%") if pct else (1.0, "")
-    if not (c["n"] >= 2 and math.isfinite(c["lo"])):
-        return f"{c['mean'] * f:.2f}{unit}"
-    return f"{c['mean'] * f:.1f}{unit} [{c['lo'] * f:.1f}, {c['hi'] * f:.1f}]" if pct else \
-        f"{c['mean']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}]"
-
-
 def main(argv=None) -> dict:
     args = build_parser().parse_args(argv)
-    rules = _parse_options(args.opt)
+    rules = parse_options(args.opt)
     env_options = {**rules, "episode": args.episode, "reward": args.reward}
     log = (lambda *a: None) if args.quiet else (lambda *a: print(*a, flush=True))
 
@@ -188,7 +168,7 @@ def main(argv=None) -> dict:
                        "score": pair["score_a"], "margin": pair["margin"], "seconds": time.perf_counter() - t0}
         games = "deals" if args.episode == "deal" else "matches"
         print(f"arena, {args.env}, {pair['sets']} duplicate sets ({pair['games']} {games}): rllib vs "
-              f"{args.eval_opponent}: score {_ci(pair['score_a'], pct=True)}, points per deal {_ci(pair['margin'])} "
+              f"{args.eval_opponent}: {describe_pair(pair)} "
               f"(95% CI)", flush=True)
     algo.stop()
     ray.shutdown()

@@ -23,7 +23,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import kozel_env  # noqa: F401  (registers the gymnasium ids "kozel/<name>")
-from agents.arena import evaluate
+from agents.arena import describe_pair, evaluate
 from kozel_env.registry import ENVIRONMENTS
 
 
@@ -81,12 +81,9 @@ def main(argv=None) -> dict:
            "seconds": seconds, "steps_per_s": steps / seconds, "loss": loss,
            "entropy_loss": float(logged.get("train/entropy_loss", math.nan)), "weights_moved": moved,
            "score": pair["score_a"], "margin": pair["margin"], "games": pair["games"], "episode": args.episode}
-    sc, mg = out["score"], out["margin"]
     print(f"MaskablePPO on {args.env}: {steps} steps in {seconds:.1f} s ({out['steps_per_s']:.0f} steps/s), "
           f"last loss {loss:.4f}")
-    print(f"vs random, {pair['games']} {args.episode}s on {args.sets} duplicate sets: score "
-          f"{100 * sc['mean']:.1f}% [{100 * sc['lo']:.1f}, {100 * sc['hi']:.1f}], points per deal "
-          f"{mg['mean']:+.2f} [{mg['lo']:+.2f}, {mg['hi']:+.2f}]")
+    print(f"vs random, {pair['games']} {args.episode}s on {args.sets} duplicate sets: {describe_pair(pair)}")
     return out
 
 

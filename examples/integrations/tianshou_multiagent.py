@@ -42,7 +42,7 @@ from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils import LazyLogger
 from tianshou.utils.net.common import Net
 
-from agents.arena import evaluate
+from agents.arena import describe_pair, evaluate
 from kozel_env.registry import ENVIRONMENTS, make
 
 ENV_OPTIONS = {"episode": "deal", "infos": "flat"}
@@ -136,12 +136,9 @@ def main(argv=None) -> dict:
            "steps_per_s": steps / seconds, "updates": len(logger.losses),
            "loss": float(losses[-1]) if losses else math.nan, "weights_moved": moved, "score": pair["score_a"],
            "margin": pair["margin"], "games": pair["games"], "episode": args.episode, "env_options": ENV_OPTIONS}
-    sc, mg = out["score"], out["margin"]
     print(f"Tianshou DQN (side 0) vs masked random on {args.env}: {steps} env steps in {seconds:.1f} s "
           f"({out['steps_per_s']:.0f} steps/s incl. updates), {out['updates']} updates, last loss {out['loss']:.4f}")
-    print(f"vs random, {pair['games']} {args.episode}s on {args.sets} duplicate sets: score "
-          f"{100 * sc['mean']:.1f}% [{100 * sc['lo']:.1f}, {100 * sc['hi']:.1f}], points per deal "
-          f"{mg['mean']:+.2f} [{mg['lo']:+.2f}, {mg['hi']:+.2f}]")
+    print(f"vs random, {pair['games']} {args.episode}s on {args.sets} duplicate sets: {describe_pair(pair)}")
     return out
 
 

@@ -505,6 +505,20 @@ class BeatOrDiscardState(State):
         n = longest_suit(self.hands[q])
         return n >= self.game._cmin and n > self.best_claim
 
+    def seat_tags(self, q: int) -> list:
+        """What the table shows about a seat this round (text and picture views): leader, last beater,
+        locked (C1.6), its claim (C1.13)."""
+        tags = []
+        if q == self.leader and not self.terminal:
+            tags.append("leader")
+        if q == self.lb:
+            tags.append("last beater")
+        if self.locked >> q & 1:
+            tags.append("locked")
+        if self.claims[q]:
+            tags.append(f"claimed {self.claims[q]}")
+        return tags
+
     def lead_limit(self) -> int:
         """Most cards a lead may hold: 6 (seed); quick game: the smallest hand among holders (C1.15)."""
         if not self.quick:
@@ -1527,15 +1541,7 @@ class BeatOrDiscardGame(Game):
             else:
                 h = "?? " * st.hands[q].bit_count()
                 dn = "?? " * st.tdn[q].bit_count()
-            tags = []
-            if q == st.leader and not st.terminal:
-                tags.append("leader")
-            if q == st.lb:
-                tags.append("last beater")
-            if st.locked >> q & 1:
-                tags.append("locked")
-            if st.claims[q]:
-                tags.append(f"claimed {st.claims[q]}")
+            tags = st.seat_tags(q)
             lines.append(f"{mark}player_{q}: {h.strip():<20} table up: {_cards(st.tup[q]) or '-':<14} "
                          f"down: {dn.strip() or '-'}" + (f"  [{', '.join(tags)}]" if tags else ""))
         if st.top:

@@ -277,16 +277,7 @@ def _beat_or_discard(game, st, viewer) -> np.ndarray:
             continue
         shown = viewer is None or viewer == q
         kq = st.hands[q].bit_count()
-        tags = []
-        if q == st.leader and not st.terminal:
-            tags.append("leader")
-        if q == st.lb:
-            tags.append("last beater")
-        if st.locked >> q & 1:
-            tags.append("locked")
-        if st.claims[q]:
-            tags.append(f"claimed {st.claims[q]}")
-        tags = [_count(kq)] + tags
+        tags = [_count(kq)] + st.seat_tags(q)
         lifted = st.sel if q == st.current_player and (viewer is None or viewer == st.current_player) else 0
         up = sorted(bits(st.tup[q]), key=order)
         down = sorted(bits(st.tdn[q]), key=order) if shown else None
