@@ -1129,6 +1129,8 @@ class BeatOrDiscardGame(Game):
     """Static facts, tables and the observation layout for one :class:`BeatOrDiscardRules`."""
 
     family = "cards"
+
+    engine_id = "beat_or_discard"
     num_actions = NUM_ACTIONS
     state_class = BeatOrDiscardState
 

@@ -566,6 +566,8 @@ class QueensAndJacksGame(Game):
 
     family = "cards"
 
+    engine_id = "queens_and_jacks"
+
     num_players = 4
     num_actions = NUM_ACTIONS
     obs_spec = ObsSpec(_OBS_PARTS)

@@ -936,6 +936,8 @@ class SixOfSpadesGame(Game):
     """Static facts and tables of the six-of-spades engine for one :class:`SixOfSpadesRules`."""
 
     family = "cards"
+
+    engine_id = "six_of_spades"
     num_actions = NUM_ACTIONS
     state_class = SixOfSpadesState
 

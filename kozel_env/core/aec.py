@@ -242,29 +242,15 @@ class KozelEnv(AECEnv):
             self.render()
 
     def _check_action(self, agent: str, action):
-        legal = self.legal_actions()
-        if action is None:
-            raise IllegalActionError(f"{agent} must act (None is only for agents that are done); legal "
-                                     f"moves: {self._legal_text()}")
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            if isinstance(action, (float, np.floating)) and float(action).is_integer():
-                raise IllegalActionError(f"action must be an int action id, got float {action!r}; legal "
-                                         f"moves: {self._legal_text()}")
-            raise IllegalActionError(f"action must be an int action id, got {type(action).__name__} "
-                                     f"{action!r}; use move_to_action() for move text; legal moves: "
-                                     f"{self._legal_text()}")
-        a = int(action)
-        if not 0 <= a < self.game.num_actions:
-            raise IllegalActionError(f"action {a} is out of range 0..{self.game.num_actions - 1}; legal "
-                                     f"moves: {self._legal_text()}")
-        if a not in legal:
-            text = (f"action {a} ({self.game.action_to_string(self._st, a)}) is not legal for {agent}; legal "
-                    f"moves: {self._legal_text()}")
-            if self.illegal_action == "lose":
-                self._lose(agent, a, text)
+        """``game.check_action`` (the one check); with ``illegal_action="lose"`` a masked-out id ends the
+        episode instead of raising (a malformed action always raises)."""
+        try:
+            return self.game.check_action(self._st, action, agent, self.legal_actions())
+        except IllegalActionError as e:
+            if self.illegal_action == "lose" and e.action is not None:
+                self._lose(agent, e.action, str(e))
                 return None
-            raise IllegalActionError(text)
-        return a
+            raise
 
     def _lose(self, agent: str, action: int, text: str) -> None:
         """``illegal_action="lose"``: the offender's side loses, the episode ends (PettingZoo classic)."""
@@ -289,9 +275,6 @@ class KozelEnv(AECEnv):
                                  "match_return": self.rewards[a]}
         self.terminations = {x: True for x in self.agents}
         self.agent_selection = self.possible_agents[(self.agent_name_mapping[agent] + 1) % self.num_agents]
-
-    def _legal_text(self) -> str:
-        return ", ".join(f"{a}={self.game.action_to_string(self._st, a)}" for a in self.legal_actions())
 
     # ---------------------------------------------------------------- deals ended: rewards and infos
     def _empty_info(self) -> dict:

@@ -9,7 +9,17 @@ the state's own :class:`~kozel_env.core.rng.Rng`), automatic moves (knocks, forc
 are applied inside ``apply_action`` so that ``current_player`` is always a seat with a real decision, and
 ``terminal`` becomes true when the match (or, with ``single_deal``, the first deal) is over.
 
-The environment adapter (:mod:`kozel_env.core.aec`) relies only on what is declared here.
+The environment adapter (:mod:`kozel_env.core.aec`), the wrappers, the OpenSpiel bridge and the agents rely
+only on what is declared here. The facts every engine has are stated once, here:
+
+* **construction**: ``GameClass(rules)`` from one frozen rules config (:class:`~kozel_env.core.options.RulesBase`;
+  an env module builds it with ``make_rules(base, options)``), the tables precomputed once per config;
+* **identity**: ``game.family`` (``"dominoes"`` or ``"cards"``) and ``game.engine_id`` (which rules engine);
+* **sides**: ``game.sides``, ``game.side_of(seat)``, ``game.num_sides`` (from the rules config);
+* **a deal ended**: ``state.results`` grows by one result per finished deal (``State._deal_over``);
+* **an action is checked** in one place, :meth:`Game.check_action` (``apply_action`` assumes a legal move);
+* **determinization**: ``game.sample_consistent(state, seat, rng)`` with ``rng`` an :class:`~kozel_env.core.rng.Rng`
+  (:func:`~kozel_env.core.rng.as_rng` converts a seed or another generator, once, at the caller).
 """
 from __future__ import annotations
 
@@ -17,6 +27,8 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from .errors import IllegalActionError
+from .rng import Rng
 from .spec import ObsSpec
 
 
@@ -101,7 +113,8 @@ class State(ABC):
 
     @abstractmethod
     def apply_action(self, action: int) -> None:
-        """Apply a legal action (precondition: ``action in legal_actions()``; the adapter checks)."""
+        """Apply a legal action: precondition ``action in legal_actions()``, checked once by the caller with
+        :meth:`Game.check_action` (search, which only plays legal moves, pays nothing for it)."""
         ...
 
     @abstractmethod
@@ -132,6 +145,9 @@ class Game(ABC):
     name: str
     family: str
     """``"dominoes"`` or ``"cards"``."""
+    engine_id: str
+    """Which rules engine: ``"dominoes"`` (every line game and Donkey), ``"queens_and_jacks"``,
+    ``"beat_or_discard"``, ``"six_of_spades"``. Agents find their game strategy by it."""
     num_players: int
     num_actions: int
     obs_spec: ObsSpec
@@ -152,6 +168,9 @@ class Game(ABC):
 
     state_class: type
     """The State subclass; its ``SETUP_KEYS`` are the valid ``reset(options=...)`` keys."""
+
+    def __init__(self, rules) -> None:  # pragma: no cover - every engine defines its own
+        raise NotImplementedError
 
     @abstractmethod
     def new_state(self, seed: int, setup: dict | None = None) -> State:
@@ -183,9 +202,43 @@ class Game(ABC):
         ...
 
     @abstractmethod
-    def sample_consistent(self, state: State, player: int, rng) -> State:
-        """Determinization: a full state that gives ``player`` the same observation as ``state``."""
+    def sample_consistent(self, state: State, seat: int, rng: Rng) -> State:
+        """Determinization: a full state that gives ``seat`` the same observation as ``state``, every hidden
+        tile or card re-dealt as the table's knowledge allows, drawn from ``rng`` (advanced)."""
         ...
 
     def legal_strings(self, state: State) -> list:
         return [self.action_to_string(state, a) for a in state.legal_actions()]
+
+    def check_action(self, state: State, action, who: str | None = None, legal: list | None = None) -> int:
+        """The one place where an action is checked: the int action id of ``action`` if the player to move
+        may take it now, else :class:`IllegalActionError` naming the move and the legal moves (its ``action``
+        is the id when a well-formed id was masked out). Nothing changes. ``who`` names the mover in the
+        message (default ``player_<seat>``); ``legal`` is ``state.legal_actions()`` when the caller has it."""
+        who = who or f"player_{state.current_player}"
+        if state.terminal:
+            raise IllegalActionError(f"{who} cannot act: the match is over (got {action!r})")
+        if legal is None:
+            legal = state.legal_actions()
+
+        def legal_text() -> str:
+            return ", ".join(f"{a}={self.action_to_string(state, a)}" for a in legal)
+
+        if action is None:
+            raise IllegalActionError(f"{who} must act (None is only for agents that are done); legal "
+                                     f"moves: {legal_text()}")
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            if isinstance(action, (float, np.floating)) and float(action).is_integer():
+                raise IllegalActionError(f"action must be an int action id, got float {action!r}; legal "
+                                         f"moves: {legal_text()}")
+            raise IllegalActionError(f"action must be an int action id, got {type(action).__name__} "
+                                     f"{action!r}; use move_to_action() for move text; legal moves: "
+                                     f"{legal_text()}")
+        a = int(action)
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(f"action {a} is out of range 0..{self.num_actions - 1}; legal "
+                                     f"moves: {legal_text()}")
+        if a not in legal:
+            raise IllegalActionError(f"action {a} ({self.action_to_string(state, a)}) is not legal for {who}; "
+                                     f"legal moves: {legal_text()}", action=a)
+        return a

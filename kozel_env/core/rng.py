@@ -54,3 +54,23 @@ def seed_from_entropy() -> int:
     import os
 
     return int.from_bytes(os.urandom(8), "little")
+
+
+def as_rng(rng) -> Rng:
+    """The one coercion to an :class:`Rng`: an ``Rng`` is returned as is (and advanced by its user), an int
+    seeds a new one, a numpy ``Generator`` or ``random.Random`` gives a 64-bit seed drawn from it."""
+    if isinstance(rng, Rng):
+        return rng
+    if isinstance(rng, int) and not isinstance(rng, bool):
+        return Rng(rng)
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - numpy is a core dependency
+        np = None
+    if np is not None and isinstance(rng, np.integer):
+        return Rng(int(rng))
+    if hasattr(rng, "integers"):
+        return Rng(int(rng.integers(0, 2 ** 63)))
+    if hasattr(rng, "getrandbits"):
+        return Rng(rng.getrandbits(64))
+    raise TypeError(f"rng must be a kozel_env Rng, an int seed, a numpy Generator or random.Random, got {rng!r}")

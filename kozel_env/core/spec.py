@@ -31,16 +31,63 @@ class ObsSpec:
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate part names in {names}")
         self.slices = {}
+        self.offsets = {}
         offset = 0
         for p in self.parts:
             self.slices[p.name] = slice(offset, offset + p.size)
+            self.offsets[p.name] = offset
             offset += p.size
         self.size = offset
+        self._nbytes = (offset + 7) // 8
+        self._by_name = {p.name: p for p in self.parts}
         self.high = np.concatenate([np.full(p.size, p.high, np.float32) for p in self.parts])
 
     def view(self, vec: np.ndarray) -> dict:
         """The named parts of a flat observation, each reshaped to its part's shape (views, no copies)."""
         return {p.name: vec[self.slices[p.name]].reshape(p.shape) for p in self.parts}
+
+    def offset(self, name: str, *index: int) -> int:
+        """The flat position of part ``name`` (of its element ``index`` when given: ``offset("trick", 2)``
+        is where row 2 of the ``(4, 36)`` trick part starts). The one way a builder learns where a part
+        lies; a builder that packs bits into an int shifts by these, never by a written number."""
+        try:
+            part = self._by_name[name]
+        except KeyError:
+            raise KeyError(f"no observation part {name!r}; parts: {list(self.offsets)}") from None
+        off = self.offsets[name]
+        if index:
+            if len(index) > len(part.shape):
+                raise IndexError(f"part {name!r} has shape {part.shape}, got index {index}")
+            stride = part.size
+            for i, n in zip(index, part.shape):
+                if not 0 <= i < n:
+                    raise IndexError(f"part {name!r} has shape {part.shape}, got index {index}")
+                stride //= n
+                off += i * stride
+        return off
+
+    def unpack_bits(self, packed: int, count: int | None = None) -> np.ndarray:
+        """The packing helper: an int whose bit ``k`` is flat position ``k`` (built by OR-ing values shifted
+        by :meth:`offset`) as the float32 0/1 vector; ``count`` (default: the whole spec) limits it to the
+        first ``count`` positions, for a layout whose tail holds non-binary scalars."""
+        n = self.size if count is None else count
+        return np.unpackbits(np.frombuffer(packed.to_bytes((n + 7) // 8, "little"), np.uint8), count=n,
+                             bitorder="little").astype(np.float32)
+
+    def flatten(self, parts: dict) -> np.ndarray:
+        """The flat float32 vector of a dict ``{part name: array of the part's shape}``, every part given
+        (the inverse of :meth:`view`; reference builders and tests write observations this way)."""
+        missing = [p.name for p in self.parts if p.name not in parts]
+        extra = sorted(set(parts) - set(self.offsets))
+        if missing or extra:
+            raise KeyError(f"flatten needs exactly the parts {list(self.offsets)}: missing {missing}, unknown {extra}")
+        out = np.empty(self.size, np.float32)
+        for p in self.parts:
+            a = np.asarray(parts[p.name], np.float32)
+            if a.shape != p.shape:
+                raise ValueError(f"part {p.name!r} has shape {p.shape}, got {a.shape}")
+            out[self.slices[p.name]] = a.ravel()
+        return out
 
     def markdown(self) -> str:
         rows = ["| part | shape | offset | range | meaning |", "|---|---|---|---|---|"]
@@ -50,9 +97,6 @@ class ObsSpec:
             rows.append(f"| `{p.name}` | {p.shape} | {s.start} | 0..{hi} | {p.doc} |")
         rows.append(f"| total | ({self.size},) | | | float32 |")
         return "\n".join(rows)
-
-
-_SHIFTS = np.arange(64, dtype=np.uint64)
 
 
 def unpack_masks(masks, width: int) -> np.ndarray:

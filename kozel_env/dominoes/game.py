@@ -36,6 +36,7 @@ _PAIR = re.compile(r"^(\d\d)\+(\d\d)$")
 
 class DominoesGame(Game):
     family = "dominoes"
+    engine_id = "dominoes"
     state_class = DominoesState
     num_slots = 2
     """End slots of the line (4 in Donkey, :mod:`kozel_env.dominoes.donkey`)."""
