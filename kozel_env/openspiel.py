@@ -368,12 +368,7 @@ class KozelState(pyspiel.State):
                 box.state = game.new_engine_state(game.draw_seed())
             return
         st = box.state
-        legal = st.legal_actions()
-        if action not in legal:  # the engine's precondition; the state is left unchanged
-            g = box.game
-            raise IllegalActionError(f"action {action} is not legal; legal moves: "
-                                     + ", ".join(f"{a}={g.action_to_string(st, a)}" for a in legal))
-        st.apply_action(action)
+        st.apply_action(box.game.check_action(st, action))  # the contract's one check; nothing changes on error
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

@@ -35,17 +35,12 @@ def picture(game, state, viewer: int | None = None) -> np.ndarray:
                                or not 0 <= viewer < game.num_players):
         raise ValueError(f"viewer must be None or a seat 0..{game.num_players - 1}, got {viewer!r}")
     viewer = None if viewer is None else int(viewer)
-    from .dominoes.game import DominoesGame
-
-    if isinstance(game, DominoesGame):  # DonkeyGame too
+    family = getattr(game, "family", None)  # the engine contract's fact, one drawing module per family
+    if family == "dominoes":  # every line game and Donkey
         from .dominoes.picture import draw
 
         return draw(game, state, viewer)
-    from .cards.beat_or_discard import BeatOrDiscardGame
-    from .cards.queens_and_jacks import QueensAndJacksGame
-    from .cards.six_of_spades import SixOfSpadesGame
-
-    if isinstance(game, (QueensAndJacksGame, BeatOrDiscardGame, SixOfSpadesGame)):
+    if family == "cards":
         from .cards.picture import draw
 
         return draw(game, state, viewer)

@@ -76,7 +76,7 @@ import numpy as np
 import gymnasium
 from gymnasium import spaces
 
-from .core.errors import IllegalActionError, InvalidOptionError
+from .core.errors import InvalidOptionError
 from .registry import ENVIRONMENTS, load
 
 ENV_OPTIONS = ("render_mode", "episode", "reward", "infos", "illegal_action")
@@ -298,11 +298,7 @@ class SingleAgentEnv(gymnasium.Env):
             a = opp(obs, mask)
         if isinstance(a, np.ndarray) and a.size == 1:
             a = a.reshape(())[()]
-        if not isinstance(a, (int, np.integer)) or isinstance(a, (bool, np.bool_)) \
-                or not 0 <= int(a) < self._num_actions or not mask[int(a)]:
-            raise IllegalActionError(f"opponent {opp!r} at seat {seat} chose {a!r}, not a legal move; legal: "
-                                     f"{np.flatnonzero(mask).tolist()}")
-        return int(a)
+        return u.game.check_action(u.game_state, a, who=f"opponent {opp!r} at seat {seat}")
 
     def step(self, action):
         if self._done:
