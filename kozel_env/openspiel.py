@@ -83,6 +83,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from .core.errors import IllegalActionError
+from .core.game import State
 from .core.rng import Rng, seed_from_entropy
 from .registry import ENVIRONMENTS, load
 
@@ -172,7 +173,7 @@ def to_params(env_name: str, **options) -> dict:
     return {k: (_encode(known[k], v) if k in known else v) for k, v in options.items()}
 
 
-def load_game(env_name: str, **options):
+def load_game(env_name: str, **options) -> KozelGame:
     """``pyspiel.load_game`` of ``env_name`` with env keyword options (Python values, see :func:`to_params`)."""
     if env_name not in ENVIRONMENTS:
         raise KeyError(f"unknown environment {env_name!r}; known: {sorted(ENVIRONMENTS)}")
@@ -254,7 +255,7 @@ class KozelGame(pyspiel.Game):
         self._setup = {"single_deal": True} if episode == "deal" else {}
         self._rng = Rng(seed if seed >= 0 else seed_from_entropy())
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> KozelState:
         """The chance node before the deal."""
         return KozelState(self)
 
@@ -263,7 +264,7 @@ class KozelGame(pyspiel.Game):
         # provide (GetRNGState is C++ only): pickle the parameters and the Rng instead.
         return (_unpickle_game, (self.env_name, dict(self.get_parameters()), self._rng.s))
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type=None, params=None) -> KozelObserver:
         return KozelObserver(self, iig_obs_type, params)
 
     # -- bridge extras --
@@ -271,7 +272,7 @@ class KozelGame(pyspiel.Game):
         """The next engine seed from the game's Rng (what the chance node uses)."""
         return self._rng.spawn()
 
-    def new_engine_state(self, seed: int):
+    def new_engine_state(self, seed: int) -> State:
         """A fresh engine state from ``seed`` for this game's episode (one deal or the match)."""
         return self.engine.new_state(seed, dict(self._setup))
 
@@ -334,12 +335,12 @@ class KozelState(pyspiel.State):
         return (_unpickle_state, (self.get_game(), self.serialize()))
 
     @property
-    def engine_state(self):
+    def engine_state(self) -> State:
         """The engine state (full information; None before the deal). For analysis, not for policies."""
         return self._box.state
 
     # -- the OpenSpiel API --
-    def current_player(self):
+    def current_player(self) -> int:
         st = self._box.state
         if st is None:
             return pyspiel.PlayerId.CHANCE
@@ -351,7 +352,7 @@ class KozelState(pyspiel.State):
         assert player >= 0
         return self._box.state.legal_actions()
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list:
         assert self.is_chance_node()
         return [(0, 1.0)]
 
@@ -379,17 +380,17 @@ class KozelState(pyspiel.State):
         except (ValueError, IndexError, KeyError):  # a move named outside its context (e.g. after the end)
             return f"action {action}"
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         st = self._box.state
         return st is not None and st.terminal
 
-    def returns(self):
+    def returns(self) -> list:
         st = self._box.state
         if st is None:
             return [0.0] * self.num_players()
         return [float(x) for x in st.returns()]
 
-    def resample_from_infostate(self, player_id, probability_sampler):
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> KozelState:
         """A state that gives ``player_id`` the same information state, the rest re-dealt by the engine's
         ``sample_consistent`` (seeded from two draws of ``probability_sampler``)."""
         box = self._engine()
@@ -435,14 +436,14 @@ class KozelObserver:
         self._part_of = part_of
         self._start = start
 
-    def set_from(self, state, player):
+    def set_from(self, state: KozelState, player: int) -> None:
         st = state._box.state
         if st is None:
             self.tensor.fill(0.0)
         else:
             self.tensor[:] = self._engine.observe(st, player)
 
-    def string_from(self, state, player):
+    def string_from(self, state: KozelState, player: int) -> str:
         box = state._box
         text = box.strings.get(player)
         if text is None:
@@ -485,7 +486,7 @@ class EngineRolloutEvaluator(mcts.Evaluator):
         self.n_rollouts = n_rollouts
         self.rng = rng or Rng(0)
 
-    def evaluate(self, state):
+    def evaluate(self, state: KozelState) -> np.ndarray:
         st0 = state.engine_state
         total = None
         below = self.rng.below
@@ -498,7 +499,7 @@ class EngineRolloutEvaluator(mcts.Evaluator):
             total = r if total is None else total + r
         return total / self.n_rollouts
 
-    def prior(self, state):
+    def prior(self, state: KozelState) -> list:
         legal = state.legal_actions(state.current_player())
         return [(a, 1.0 / len(legal)) for a in legal]
 

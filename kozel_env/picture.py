@@ -47,7 +47,7 @@ def picture(game, state, viewer: int | None = None) -> np.ndarray:
     raise TypeError(f"no picture for {type(game).__name__}")
 
 
-def mid_game(name: str, seed: int = README_SEED, steps: int | None = None):
+def mid_game(name: str, seed: int = README_SEED, steps: int | None = None) -> tuple:
     """``(env, game, state)`` of environment ``name`` (default options) after ``steps`` random legal moves
     (default :data:`MID_GAME`) from ``reset(seed=seed)``; moves drawn from a :class:`Rng` of ``seed``, so
     the position is the same on every machine."""

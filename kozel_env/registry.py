@@ -6,6 +6,11 @@ Each entry: ``name: (module path, list of option dicts to test)``. The first opt
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
 
 ENVIRONMENTS = {
     "dominoes_v0": ("kozel_env.dominoes_v0", [{}]),
@@ -19,12 +24,12 @@ ENVIRONMENTS = {
 }
 
 
-def load(name: str):
+def load(name: str) -> ModuleType:
     """The environment module ``kozel_env.<name>`` (it has ``env()`` and ``raw_env``)."""
     if name not in ENVIRONMENTS:
         raise KeyError(f"unknown environment {name!r}; known: {sorted(ENVIRONMENTS)}")
     return importlib.import_module(ENVIRONMENTS[name][0])
 
 
-def make(name: str, **options):
+def make(name: str, **options) -> AECEnv:
     return load(name).env(**options)

@@ -113,7 +113,7 @@ class OpponentPool:
         if self.max_size is not None and len(self.policies) > self.max_size:
             del self.policies[0]
 
-    def sample(self, rng: np.random.Generator):
+    def sample(self, rng: np.random.Generator) -> object:
         """One entry, uniformly, drawn with ``rng`` (the env passes its ``np_random``)."""
         if not self.policies:
             raise ValueError("the opponent pool is empty: add() a policy before reset()")
@@ -207,11 +207,11 @@ class SingleAgentEnv(gymnasium.Env):
         return self._mine
 
     @property
-    def seat(self):
+    def seat(self) -> int:
         """The caller's seat to move now (the last one that moved once the episode is over)."""
         return self._to_move
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
         u = self.aec.unwrapped
         aec_seed = seed
@@ -300,7 +300,7 @@ class SingleAgentEnv(gymnasium.Env):
             a = a.reshape(())[()]
         return u.game.check_action(u.game_state, a, who=f"opponent {opp!r} at seat {seat}")
 
-    def step(self, action):
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         if self._done:
             raise RuntimeError("the episode is over (or was never started): call reset()")
         u = self.aec.unwrapped
@@ -351,7 +351,7 @@ class SingleAgentEnv(gymnasium.Env):
         return self._mask().astype(bool)
 
     # ------------------------------------------------------------------ rendering
-    def render(self):
+    def render(self) -> str | np.ndarray | None:
         """The AEC env's render in its ``render_mode`` (the spectator's table: every hand face up)."""
         return self.aec.unwrapped.render()
 

@@ -108,10 +108,10 @@ class KozelEnv(AECEnv):
         rules = self.game.rules
         return {k: _plain(getattr(rules, k)) for k in rules_options}
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
     # ---------------------------------------------------------------- episode
@@ -366,7 +366,7 @@ class KozelEnv(AECEnv):
         raise InvalidOptionError(f"viewer={viewer!r} is not allowed: None (spectator: every hand face up), an "
                                  f"agent name {self.possible_agents} or a seat 0..{self.game.num_players - 1}")
 
-    def render(self, viewer=None):
+    def render(self, viewer: str | int | None = None) -> str | np.ndarray | None:
         """The table for ``render_mode``. ``viewer`` (an agent name or seat) shows only what that agent may
         see; the default, ``None``, is the spectator's view with every hand face up -- never log that into a
         training dashboard if the logs must not show hidden cards."""

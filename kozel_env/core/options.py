@@ -59,7 +59,7 @@ class Int(Check):
             _fail(name, value, self.allowed)
         return int(value)
 
-    def bad_values(self):
+    def bad_values(self) -> list:
         return [self.lo - 1, self.hi + 1, float(self.lo), str(self.lo), True, None]
 
 
@@ -72,7 +72,7 @@ class Bool(Check):
             _fail(name, value, self.allowed)
         return bool(value)
 
-    def bad_values(self):
+    def bad_values(self) -> list:
         return [0, 1, "yes", "no", None]
 
 
@@ -92,7 +92,7 @@ class Choice(Check):
                 return v
         _fail(name, value, self.allowed)
 
-    def bad_values(self):
+    def bad_values(self) -> list:
         out = ["no_such_value", None]
         ints = [v for v in self.values if isinstance(v, int) and not isinstance(v, bool)]
         if ints:
@@ -112,7 +112,7 @@ class Optional(Check):
     def __call__(self, name, value):
         return None if value is None else self.inner(name, value)
 
-    def bad_values(self):
+    def bad_values(self) -> list:
         return [v for v in self.inner.bad_values() if v is not None]
 
 
@@ -135,7 +135,7 @@ class Ints(Check):
         out = [int(v) for v in value]
         return out if self.as_list else tuple(out)
 
-    def bad_values(self):
+    def bad_values(self) -> list:
         return [[self.lo] * (self.length + 1), [self.hi + 1] * self.length, [True] * self.length,
                 [float(self.lo)] * self.length, "x", None]
 
@@ -154,7 +154,7 @@ class Bools(Check):
             _fail(name, value, self.allowed)
         return [bool(v) for v in value]
 
-    def bad_values(self):
+    def bad_values(self) -> list:
         return [[True] * (self.length + 1), [1] * self.length, "yes", None]
 
 
@@ -172,7 +172,7 @@ class Text(Check):
             _fail(name, value, self.allowed)
         return value
 
-    def bad_values(self):
+    def bad_values(self) -> list:
         return [5, None, ["x"]]
 
 
@@ -194,7 +194,7 @@ class Texts(Check):
             _fail(name, value, self.allowed)
         return list(value)
 
-    def bad_values(self):
+    def bad_values(self) -> list:
         out = ["not a list", [""] * (self.length + 1), [5] * self.length]
         if not self.none_ok:
             out.append([None] * self.length)
@@ -216,12 +216,12 @@ class Subset(Check):
             _fail(name, value, self.allowed)
         return tuple(v for v in self.values if v in value)
 
-    def bad_values(self):
+    def bad_values(self) -> list:
         return ["x", ["no_such_value"], [self.values[0]] * 2 if self.values else [1], None]
 
 
 # ------------------------------------------------------------------ rules configs
-def option(default, check: Check, doc: str = ""):
+def option(default: object, check: Check, doc: str = "") -> object:
     """A rules-config field that users may set: ``default`` and its :class:`Check`."""
     return field(default=default, metadata={"check": check, "doc": doc})
 
@@ -252,7 +252,7 @@ class RulesBase:
         return {f.name: f.metadata["check"] for f in fields(cls) if "check" in f.metadata}
 
 
-def make_rules(base, options: dict):
+def make_rules(base: RulesBase, options: dict) -> RulesBase:
     """``base`` (a rules config) with the user's ``options`` checked and applied. Unknown names and bad
     values raise InvalidOptionError; cross-field rules are the config's ``__post_init__``."""
     checks = type(base).checks()

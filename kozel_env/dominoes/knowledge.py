@@ -26,10 +26,16 @@ iff its tiles can be spread over the classes, Hall's condition on the nested cha
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from ..core.bits import bits
 from ..core.errors import KozelError
 from ..core.rng import Rng
 from .tiles import ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, PIPS, SUIT, TILE_ID
+
+if TYPE_CHECKING:
+    from .engine import DominoesState
 
 T11 = TILE_ID[(1, 1)]
 
@@ -114,7 +120,7 @@ def resolve_opening(rule: str, num_players: int) -> str:
     return rule
 
 
-def opening_lead(rule: str, hands: list):
+def opening_lead(rule: str, hands: list) -> tuple:
     """The opening seat and tile (RULES D1.5, D2.3, D5.2): ``11`` if the rule says so and it was dealt;
     else the lowest double in any hand (``00`` lowest); else the heaviest tile (ties: higher half, then the
     lower seat)."""
@@ -251,7 +257,8 @@ def _complete(out: dict, counts: dict) -> dict:
     return out
 
 
-def sample_hidden(st, player: int, rng: Rng, needs_redeal, tries: int = 400):
+def sample_hidden(st: DominoesState, player: int, rng: Rng, needs_redeal: Callable,
+                  tries: int = 400) -> DominoesState:
     """A full state that ``player`` cannot tell from ``st``: the other hands and the stock re-dealt from
     the tiles ``player`` does not see, so that every seat keeps its count, its known classes (knocks,
     forced draws, the opening), the seat to move holds a fitting tile, a dealt hand that would have forced

@@ -48,7 +48,7 @@ def _pips(img: np.ndarray, x: int, y: int, size: int, value: int) -> None:
 
 
 @lru_cache(maxsize=None)
-def tile_sprite(tile: int, w: int):
+def tile_sprite(tile: int, w: int) -> np.ndarray:
     """``(rgb, mask)`` of tile ``tile`` standing up, ``w`` by ``2w + 1`` (two ``w`` squares and the line
     between them): its smaller half on top."""
     h = 2 * w + 1
@@ -63,7 +63,7 @@ def tile_sprite(tile: int, w: int):
 
 
 @lru_cache(maxsize=None)
-def back_sprite(w: int):
+def back_sprite(w: int) -> np.ndarray:
     """``(rgb, mask)`` of a face-down tile, ``w`` by ``2w + 1``."""
     h = 2 * w + 1
     img = R.canvas(h, w, BACK)
@@ -75,7 +75,7 @@ def back_sprite(w: int):
 
 
 @lru_cache(maxsize=None)
-def end_sprite(value: int, size: int = END):
+def end_sprite(value: int, size: int = END) -> np.ndarray:
     """``(rgb, mask)`` of an end of the line: a half tile showing ``value``; a dead end (a closed double,
     RULES D4.3) is a face-down half with a cross; an unused slot is an empty frame."""
     rad = 4

@@ -33,12 +33,17 @@ default MLP whose action logits get ``log(mask)`` (clamped) added, in exploratio
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from ..registry import ENVIRONMENTS, load
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
+    from ray.rllib.algorithms.ppo import PPOConfig
 
 RESERVED = ("infos", "illegal_action", "render_mode")
 """AEC env options the glue sets itself (``infos="flat"``, ``illegal_action="lose"``, no rendering)."""
@@ -56,7 +61,7 @@ def _check_options(env_name: str, env_options: dict | None) -> dict:
     return opts
 
 
-def make_aec(env_name: str, env_options: dict | None = None):
+def make_aec(env_name: str, env_options: dict | None = None) -> AECEnv:
     """The AEC env as the glue uses it: ``infos="flat"``, ``illegal_action="lose"``."""
     return load(env_name).env(infos="flat", illegal_action="lose", **_check_options(env_name, env_options))
 
@@ -122,7 +127,7 @@ class KozelMultiAgentEnv(MultiAgentEnv):
         """Episodes ended by a masked-out action (only RLlib's env checker plays those)."""
 
     # ---------------------------------------------------------------- episodes
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self.aec.reset(seed=int(seed), options=options)
@@ -183,7 +188,7 @@ class KozelMultiAgentEnv(MultiAgentEnv):
         trunc_d["__all__"] = over and any(v for k, v in trunc_d.items() if k != "__all__")
         return obs_d, rew_d, term_d, trunc_d, info_d
 
-    def step(self, action_dict: dict):
+    def step(self, action_dict: dict) -> tuple[dict, dict, dict, dict, dict]:
         name = self.aec.agent_selection
         if name not in action_dict:
             raise KeyError(f"{self.env_name}: {name} is to move, got actions for {sorted(action_dict)}")
@@ -200,7 +205,7 @@ def ppo_config(env: str = "dominoes_v0", env_options: dict | None = None, oppone
                policies: str = "shared", num_env_runners: int = 0, num_envs_per_env_runner: int = 1,
                num_learners: int = 0, train_batch: int = 4096, minibatch: int = 1024, epochs: int = 4,
                lr: float = 3e-4, entropy: float = 0.01, gamma: float = 1.0, lam: float = 0.95,
-               hidden: tuple = (256, 256), seed: int | None = 0):
+               hidden: tuple = (256, 256), seed: int | None = 0) -> PPOConfig:
     """A multi-agent PPO config (new API stack) for ``env``: RLlib's action-masking RLModule, one module for
     every seat or one per side, bots or self-play (see the module doc). ``num_env_runners`` (sampling
     processes, Ray actors; 0 samples in the driver), ``num_envs_per_env_runner`` (env copies each runner
