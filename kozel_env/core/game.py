@@ -139,7 +139,8 @@ class State(ABC):
 class Game(ABC):
     """Static facts of one rules engine with one rules config (OpenSpiel's ``GameType``/``Game``).
 
-    ``rules`` is the frozen rules config; it states the sides (``rules.num_sides``, ``rules.side_of(seat)``,
+    Built as ``GameClass(rules)`` from one frozen rules config (every engine's ``__init__`` takes just that
+    and precomputes its tables). ``rules`` states the sides (``rules.num_sides``, ``rules.side_of(seat)``,
     ``rules.sides``: the side of each seat), here repeated as attributes."""
 
     name: str
@@ -168,9 +169,6 @@ class Game(ABC):
 
     state_class: type
     """The State subclass; its ``SETUP_KEYS`` are the valid ``reset(options=...)`` keys."""
-
-    def __init__(self, rules) -> None:  # pragma: no cover - every engine defines its own
-        raise NotImplementedError
 
     @abstractmethod
     def new_state(self, seed: int, setup: dict | None = None) -> State:
