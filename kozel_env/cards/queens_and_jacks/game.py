@@ -29,7 +29,8 @@ _OBS_PARTS = (
     Part("hand", (36,), "own hand, by card id (suit * 9 + rank; suits C D H S, ranks 6 7 8 9 T J Q K A)"),
     Part("trick", (4, 36), "current trick: the card each seat (offset from the observer) put into it"),
     Part("played", (4, 36), "cards each seat (offset) has played this hand, current trick included"),
-    Part("voids", (4, 4), "seat (offset) showed out of the suit C D H S (the trump suit's row = all trumps)"),
+    Part("voids", (4, 4), "seat (offset) showed out of the suit C D H S this hand (the trump suit's column "
+         "stands for all trumps, queens and jacks included)"),
     Part("trump", (4,), "trump suit C D H S one-hot (all zero while it is still to be named)"),
     Part("dealer", (4,), "dealer, seat offset one-hot"),
     Part("leader", (4,), "seat offset that led (or leads) the current trick, one-hot"),
