@@ -68,10 +68,10 @@ def setup_checks(rules: QueensAndJacksRules) -> dict:
     })
 
 
-SETUP_KEYS = frozenset({"hands", "dealer", "leader", "trump", "scores", "eggs", "single_deal"})
-"""Every key of ``setup_checks`` in any rules variant (the State's ``SETUP_KEYS``)."""
-
 defaults_ok(QueensAndJacksRules)
 
 CLASSIC = QueensAndJacksRules()
 """``queens_and_jacks_v0`` defaults: clubs trumps, 36 cards, match to 12."""
+
+SETUP_KEYS = frozenset(setup_checks(CLASSIC))
+"""The keys of ``setup_checks`` (the same in every rules variant): the State's ``SETUP_KEYS``."""
