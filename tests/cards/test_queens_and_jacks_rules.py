@@ -276,7 +276,8 @@ def test_c2_4_illegal_card_raises_and_names_the_legal_moves():
     play(st, "JD")
     before = (GAME.render(st), st.hands[:], st.played[:], st.trick[:], st.voids[:])
     legal = "0=6C, 1=7C, 2=8C, 3=9C, 4=TC, 24=QH"
-    with pytest.raises(IllegalActionError, match=f"action 19 \\(7H\\) is not legal for player_1; legal moves: {legal}$"):
+    with pytest.raises(IllegalActionError,
+                       match=f"action 19 \\(7H\\) is not legal for player_1; legal moves: {legal}$"):
         GAME.check_action(st, parse_card("7H"))
     with pytest.raises(IllegalActionError, match="legal moves: 6C 7C 8C 9C TC QH"):
         GAME.string_to_action(st, "7H")

@@ -37,27 +37,29 @@ class QueensAndJacksState(State):
 
     Fields:
 
-    ================  ==========================================================================================
-    ``rules``         the :class:`~.rules.QueensAndJacksRules` config
-    ``rng``           the :class:`~kozel_env.core.rng.Rng` the deals are drawn from
-    ``ledger``        the shared :class:`~kozel_env.core.ledger.Ledger`: match points per side, eggs streak
-    ``hands``         per seat, the mask of the cards it holds
-    ``played``        per seat, the mask of the cards it played this hand (current trick included)
-    ``trick``         per seat, the card it put into the current trick (-1: none yet)
-    ``cards_in_trick`` how many cards lie in the current trick (0..3; a fourth completes it)
-    ``trick_leader``  the seat that led (or is to lead) the current trick
-    ``trick_eyes``    eyes (card points) of the cards in the current trick
-    ``winning_card``  the card winning the current trick so far (-1 before the lead of the hand)
-    ``winning_seat``  the seat that played it
-    ``led_suit``      the effective suit led in the current trick (-1 before the lead of the hand)
-    ``voids``         per seat, a 4-bit mask of the effective suits it showed it does not hold (C2.4)
-    ``eyes``          per side, eyes taken in the finished tricks of this hand
-    ``tricks``        per side, tricks taken this hand
-    ``trump``         the trump suit 0..3 (C D H S), -1 while it is to be named (C2.3)
-    ``dealer``        the dealer of this hand (the player on its left leads, C2.1)
-    ``phase``         ``PHASE_NAMING``, ``PHASE_PLAY`` or ``PHASE_OVER``
-    ``single_deal``   the episode ends after the first hand
-    ================  ==========================================================================================
+    ==================  =========================================================================================
+    ``rules``           the :class:`~.rules.QueensAndJacksRules` config
+    ``rng``             the :class:`~kozel_env.core.rng.Rng` the deals are drawn from
+    ``ledger``          the shared :class:`~kozel_env.core.ledger.Ledger`: match points per side, eggs streak
+    ``hands``           per seat, the mask of the cards it holds
+    ``played``          per seat, the mask of the cards it played this hand (current trick included)
+    ``trick``           per seat, the card it put into the current trick (-1: none yet)
+    ``cards_in_trick``  how many cards lie in the current trick (0..3; the fourth completes it)
+    ``trick_leader``    the seat that led (or is to lead) the current trick
+    ``trick_eyes``      eyes (card points) of the cards in the current trick
+    ``winning_card``    the card winning the current trick so far (between tricks: the last trick's; -1 before
+                        the hand's first lead)
+    ``winning_seat``    the seat that played ``winning_card``
+    ``led_suit``        the effective suit led in the current trick (between tricks: the last one's; -1 before
+                        the hand's first lead)
+    ``voids``           per seat, a 4-bit mask of the effective suits it showed it does not hold this hand (C2.4)
+    ``eyes``            per side, eyes taken in the finished tricks of this hand
+    ``tricks``          per side, tricks taken this hand
+    ``trump``           the trump suit 0..3 (C D H S), -1 while it is to be named (C2.3)
+    ``dealer``          the dealer of this hand (the player on its left leads, C2.1)
+    ``phase``           ``PHASE_NAMING``, ``PHASE_PLAY`` or ``PHASE_OVER``
+    ``single_deal``     the episode ends after the first hand
+    ==================  =========================================================================================
 
     and those of the :class:`~kozel_env.core.game.State` contract: ``current_player``, ``terminal``,
     ``deals_played``, ``results``, ``last_result``, ``match_result``, ``events``.
