@@ -85,7 +85,7 @@ class Strategy:
         trick = [st.trick[(seat + q) & 3] for q in range(4)]
         played = st.played[0] | st.played[1] | st.played[2] | st.played[3]
         voids = [st.voids[(seat + q) & 3] for q in range(4)]
-        return st.hands[seat], st.trump, trick, st.trick_n, played, voids
+        return st.hands[seat], st.trump, trick, st.cards_in_trick, played, voids
 
     # ------------------------------------------------------------------ entry points
     def easy(self, obs, mask, rng=None) -> int:

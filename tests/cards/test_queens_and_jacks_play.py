@@ -13,7 +13,7 @@ import pytest
 from kozel_env.cards.deck import POINTS, card_str, deck_mask
 from kozel_env.cards.queens_and_jacks import FOLLOW, QueensAndJacksGame
 from kozel_env.core.bits import bits
-from kozel_env.core.rng import Rng
+from kozel_env.core.rng import Rng, as_rng
 
 CONFIGS = [
     {},
@@ -196,7 +196,7 @@ def test_sample_consistent_changes_the_hidden_hands():
     seen = {tuple(game.sample_consistent(st, 0, Rng(k)).hands) for k in range(20)}
     assert len(seen) > 15
     for rng in (7, np.random.default_rng(0), random.Random(0)):
-        assert game.sample_consistent(st, 0, rng).hands[0] == st.hands[0]
+        assert game.sample_consistent(st, 0, as_rng(rng)).hands[0] == st.hands[0]
 
 
 def test_sample_consistent_is_uniform_over_consistent_deals():
@@ -208,7 +208,7 @@ def test_sample_consistent_is_uniform_over_consistent_deals():
         st = game.new_state(seed, {"single_deal": True, "dealer": 3})
         while not st.terminal and st.hands[0].bit_count() > 2:
             st.apply_action(random_action(st, rng))
-        if st.trick_n == 0 and st.current_player == 0 and any(st.voids[1:]):
+        if st.cards_in_trick == 0 and st.current_player == 0 and any(st.voids[1:]):
             break
     else:
         pytest.fail("no position with a void found")

@@ -270,15 +270,22 @@ def test_c2_4_showing_out_marks_the_seat_void_trumps_being_one_suit():
 
 
 def test_c2_4_illegal_card_raises_and_names_the_legal_moves():
+    """C2.4: a card that does not follow the led trumps (7H) or is not in the hand (AS) is refused by the
+    one action check, ``Game.check_action``, naming the move and the legal ones; nothing changes."""
     st = new(TRUMP_LEAD)
     play(st, "JD")
-    with pytest.raises(IllegalActionError, match="follow suit.*legal: 6C 7C 8C 9C TC QH"):
-        st.apply_action(parse_card("7H"))
+    before = (GAME.render(st), st.hands[:], st.played[:], st.trick[:], st.voids[:])
+    legal = "0=6C, 1=7C, 2=8C, 3=9C, 4=TC, 24=QH"
+    with pytest.raises(IllegalActionError,
+                       match=f"action 19 \\(7H\\) is not legal for player_1; legal moves: {legal}$"):
+        GAME.check_action(st, parse_card("7H"))
     with pytest.raises(IllegalActionError, match="legal moves: 6C 7C 8C 9C TC QH"):
         GAME.string_to_action(st, "7H")
-    with pytest.raises(IllegalActionError, match="not in the hand"):
-        st.apply_action(parse_card("AS"))
-    assert st.hands[1].bit_count() == 9 and st.trick_n == 1  # unchanged
+    with pytest.raises(IllegalActionError, match=f"\\(AS\\) is not legal.*legal moves: {legal}$"):
+        GAME.check_action(st, parse_card("AS"))
+    assert GAME.check_action(st, parse_card("QH")) == parse_card("QH")
+    assert st.hands[1].bit_count() == 9 and st.cards_in_trick == 1  # unchanged
+    assert (GAME.render(st), st.hands, st.played, st.trick, st.voids) == before
 
 
 # ------------------------------------------------------------------------------ C2.3 the trump suit
@@ -309,8 +316,11 @@ def test_c2_3_named_rule_left_of_dealer_names_before_the_first_lead():
     assert st.legal_actions() == [36, 37, 38, 39]
     obs = NAMED.obs_spec.view(NAMED.observe(st, 2))
     assert obs["naming"][0] == 1 and obs["trump"].sum() == 0
-    with pytest.raises(IllegalActionError, match="trump suit must be named"):
-        st.apply_action(bits(st.hands[2])[0])
+    card = bits(st.hands[2])[0]
+    with pytest.raises(IllegalActionError, match=f"\\({card_str(card)}\\) is not legal.*legal moves: 36=trump:C, "
+                       "37=trump:D, 38=trump:H, 39=trump:S$"):
+        NAMED.check_action(st, card)  # the trump suit must be named first
+    assert st.trump == -1 and st.hands[2].bit_count() == 9
     st.apply_action(NAMED.string_to_action(st, "trump:H"))
     assert st.trump == 2 and st.current_player == 2  # the namer also leads
     assert all(a < 36 for a in st.legal_actions())
