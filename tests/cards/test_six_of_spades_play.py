@@ -12,11 +12,12 @@ import pytest
 
 from kozel_env.cards.deck import FULL_DECK, parse_card, parse_cards
 from kozel_env.cards.six_of_spades import (
-    A_BEAT, A_DOWN, A_LEAD, A_MOLODKA, A_PASS, MOLODKA, MOSKVA, PH_ANSWER, PH_CALL, PH_LEAD, SIX_S,
+    A_BEAT, A_DOWN, A_LEAD, A_MOLODKA, A_PASS, MOLODKA, PH_ANSWER, PH_CALL, PH_LEAD, SIX_S,
     SixOfSpadesGame, call_kind, covers,
 )
 from kozel_env.core.bits import bits
 from kozel_env.core.rng import Rng, as_rng
+from tests.reference.six_of_spades import build
 
 CONFIGS = [
     {},
@@ -242,75 +243,9 @@ def test_every_legal_set_is_reachable_exactly_once_and_nothing_else(opts):
 
 # ------------------------------------------------------------------ observation layout
 def reference_observation(game, st, p):
-    """The observation written part by part from the spec's documentation (slow, independent)."""
-    r = game.rules
-    n, ns = r.num_players, r.num_sides
-    vec = np.zeros(game.obs_spec.size, np.float32)
-    d = game.obs_spec.view(vec)
-
-    def rel(s):
-        return (s - p) % n
-
-    def srel(sd):
-        return (sd - r.side_of(p)) % ns if r.pairs else (sd - p) % n
-
-    for c in bits(st.hands[p]):
-        d["hand"][c] = 1
-    d["seat"][p] = 1
-    d["trump_suit"][st.trump_suit] = 1
-    d["trump_card"][st.trump_card] = 1
-    d["trump_card_at"][0 if st.trump_drawn_by < 0 else 1 + rel(st.trump_drawn_by)] = 1
-    d["stock"][:len(st.stock)] = 1
-    d["dealer"][rel(st.dealer)] = 1
-    if not st.terminal:
-        d["phase"][st.phase] = 1
-        d["to_act"][rel(st.current_player)] = 1
-        d["leader"][rel(st.leader)] = 1
-        if st.current_player == p:
-            for c in bits(st.selected):
-                d["selected"][c] = 1
-    if st.last_taker >= 0:
-        d["last_taker"][rel(st.last_taker)] = 1
-    for s in st.seats_in_deal:
-        d["hand_sizes"][rel(s)][st.hands[s].bit_count()] = 1
-        d["in_deal"][rel(s)] = 1
-        for c in bits(st.round_up[s]):
-            d["round_up"][rel(s)][c] = 1
-        if st.round_down[s]:
-            d["round_down"][rel(s)] = 1
-    if st.phase == PH_CALL and not st.terminal:
-        standing = st.calls_made[-1][1] if st.calls_made else -1
-        s = st.call_order[st.call_index]  # the seat asked now, whatever it holds
-        if standing != MOSKVA:  # C3.5: only a call that beats the standing one may still be made
-            d["offer"][rel(s)][MOSKVA] = 1
-        if standing < 0:
-            d["offer"][rel(s)][MOLODKA] = 1
-        for s, kind in st.calls_made:
-            d["calls"][rel(s)][kind] = 1
-    if st.phase == PH_ANSWER:
-        if st.lead_call:
-            d["called"][st.lead_call - 1] = 1
-        for c in bits(st.lead):
-            d["lead"][c] = 1
-        d["lead_size"][st.lead_size - 1] = 1
-        for c in bits(st.top_cards):
-            d["top"][c] = 1
-        d["on_top"][rel(st.top_seat)] = 1
-        for c in bits(st.round_down[p]):
-            d["own_down"][c] = 1
-    for sd in range(ns):
-        q = srel(sd)
-        known = st.taken_face_up[sd] | (st.laid_down[p] & st.taken[sd])
-        for c in bits(known):
-            d["taken_known"][q][c] = 1
-        if st.tricks[sd]:
-            d["took_trick"][q] = 1
-        d["taken_unseen"][q][:st.taken[sd].bit_count() - known.bit_count()] = 1
-        d["scores"][q][:min(st.ledger.scores[sd], game.score_bits)] = 1
-        if st.in_match[sd]:
-            d["sides_in"][q] = 1
-    d["deals_played"][:min(st.deals_played, r.max_deals)] = 1
-    return vec
+    """The observation written part by part from the parts' docs (slow, independent): the one reference
+    builder, ``tests/reference/six_of_spades.py``."""
+    return game.obs_spec.flatten(build(game, st, p))
 
 
 @pytest.mark.parametrize("opts", CONFIGS, ids=IDS)
@@ -391,7 +326,8 @@ def test_leak_sample_consistent_keeps_the_observation_and_moves_face_down_cards(
                         if other.laid_down[o] != st.laid_down[o]:
                             moved_down[0] += 1
                 tb = st.trump_drawn_by
-                known_tc = (st.hands[p] | st.laid_down[p] | sum(st.taken_face_up) | sum(st.round_up)) >> st.trump_card & 1
+                seen = st.hands[p] | st.laid_down[p] | sum(st.taken_face_up) | sum(st.round_up)
+                known_tc = seen >> st.trump_card & 1
                 if tb >= 0 and tb != p and not known_tc:
                     assert (other.hands[tb] | other.down_after_trump) >> st.trump_card & 1
                 if st.phase == PH_CALL:  # a call made before this lead is public: the caller holds it

@@ -102,9 +102,37 @@ from __future__ import annotations
 from .engine import SixOfSpadesState
 from .game import SixOfSpadesGame
 from .rules import CALL_MODES, CLASSIC, REFILL_MODES, SETUP_KEYS, SixOfSpadesRules, make_rules, setup_checks
-from .tables import (A_BEAT, A_DOWN, A_LEAD, A_MOLODKA, A_MOSKVA, A_PASS, ACES, ACTION_OF_NAME, BEATEN_BY, HAND,
-                     KIND_NAMES, MOLODKA, MOSKVA, MOSKVA_CARDS, NAMES, NOT_SIX, NUM_ACTIONS, PH_ANSWER, PH_CALL,
-                     PH_LEAD, PH_OVER, SIX_BIT, SIX_S, STRENGTH, TENS, beats, call_kind, covers, is_lead)
+from .tables import (
+                     A_BEAT,
+                     A_DOWN,
+                     A_LEAD,
+                     A_MOLODKA,
+                     A_MOSKVA,
+                     A_PASS,
+                     ACES,
+                     ACTION_OF_NAME,
+                     BEATEN_BY,
+                     HAND,
+                     KIND_NAMES,
+                     MOLODKA,
+                     MOSKVA,
+                     MOSKVA_CARDS,
+                     NAMES,
+                     NOT_SIX,
+                     NUM_ACTIONS,
+                     PH_ANSWER,
+                     PH_CALL,
+                     PH_LEAD,
+                     PH_OVER,
+                     SIX_BIT,
+                     SIX_S,
+                     STRENGTH,
+                     TENS,
+                     beats,
+                     call_kind,
+                     covers,
+                     is_lead,
+)
 
 __all__ = [
     "A_BEAT", "A_DOWN", "A_LEAD", "A_MOLODKA", "A_MOSKVA", "A_PASS", "ACES", "ACTION_OF_NAME", "BEATEN_BY",

@@ -8,58 +8,33 @@ from __future__ import annotations
 
 from ...core.bits import bits, mask_of
 from ...core.game import Deferred, State
-from ..deck import FULL_DECK, NUM_CARDS, SUIT_MASK, SUIT_OF, card_str, cards_str
-from . import scoring
+from ..deck import FULL_DECK, NUM_CARDS, SUIT_OF, card_str, cards_str
 from .rules import SETUP_KEYS
-from .tables import (A_BEAT, A_DOWN, A_LEAD, A_MOSKVA, A_PASS, BEATEN_BY, HAND, KIND_NAMES, MOLODKA, MOSKVA,
-                     NOT_SIX, PH_ANSWER, PH_CALL, PH_LEAD, PH_OVER, SIX_BIT, call_kind, covers_sorted,
-                     hardest_first, is_lead)
-
-
-def lead_sets(hand: int, cap: int) -> tuple:
-    """Every legal lead from ``hand`` (seed 4, C3.3): a non-empty subset of at most ``cap`` cards whose
-    cards other than ``6S`` are of one suit."""
-    out = []
-    s = hand
-    while s:
-        if s.bit_count() <= cap:
-            u = s & NOT_SIX
-            if not u or not u & ~SUIT_MASK[SUIT_OF[(u & -u).bit_length() - 1]]:
-                out.append(s)
-        s = (s - 1) & hand
-    return tuple(out)
-
-
-def subsets_of_size(hand: int, k: int) -> list:
-    """Every subset of ``hand`` with ``k`` cards (the answers to a lead of ``k``, seed 5, C3.3)."""
-    m = hand.bit_count()
-    if k == m:
-        return [hand]
-    out = []
-    if k == 1:
-        while hand:
-            low = hand & -hand
-            out.append(low)
-            hand ^= low
-        return out
-    s = hand
-    while s:
-        if s.bit_count() == k:
-            out.append(s)
-        s = (s - 1) & hand
-    return out
-
-
-def next_cards(sets: tuple, chosen: int) -> int:
-    """Cards that may be chosen next: ``c`` with ``chosen`` the smallest members of a legal set and ``c`` its
-    next member (cards are chosen in increasing id, so every set has exactly one path)."""
-    low = (1 << chosen.bit_length()) - 1
-    out = 0
-    for u in sets:
-        if u & low == chosen and u != chosen:
-            r = u ^ chosen
-            out |= r & -r
-    return out
+from .scoring import deal_penalties, end_deal
+from .tables import (
+    A_BEAT,
+    A_DOWN,
+    A_LEAD,
+    A_MOSKVA,
+    A_PASS,
+    BEATEN_BY,
+    HAND,
+    KIND_NAMES,
+    MOLODKA,
+    MOSKVA,
+    PH_ANSWER,
+    PH_CALL,
+    PH_LEAD,
+    PH_OVER,
+    SIX_BIT,
+    call_kind,
+    covers_sorted,
+    hardest_first,
+    is_lead,
+    lead_sets,
+    next_cards,
+    subsets_of_size,
+)
 
 
 class SixOfSpadesState(State):
@@ -146,7 +121,7 @@ class SixOfSpadesState(State):
         self._do(int(action))
         self._settle()
 
-    def clone(self) -> "SixOfSpadesState":
+    def clone(self) -> SixOfSpadesState:
         c = SixOfSpadesState.__new__(SixOfSpadesState)
         c.rules = self.rules
         c.rng = self.rng.clone()
@@ -209,7 +184,7 @@ class SixOfSpadesState(State):
 
     def deal_penalties(self) -> tuple:
         """C3.6 for the cards taken so far: (points per side, penalty per side; sides not in the deal 0)."""
-        return scoring.deal_penalties(self)
+        return deal_penalties(self)
 
     # ------------------------------------------------------------------ decisions
     def compute_legal(self) -> int:
@@ -395,7 +370,7 @@ class SixOfSpadesState(State):
                 self.tricks[side] += 1
                 self.last_taker = self.lone_taker = lone
                 self.events.append(("trick", lone, cards_str(m), None))
-            scoring.end_deal(self)
+            end_deal(self)
             return
         leader = holders[0]
         self.scheduled_leader = self.leader = leader

@@ -23,7 +23,7 @@ from .engine import SixOfSpadesState
 from .rules import CLASSIC, SixOfSpadesRules, make_rules, setup_checks
 from .sample import sample_consistent
 from .setup import new_state
-from .tables import (ACTION_OF_NAME, HAND, KIND_NAMES, MOLODKA, MOSKVA, NAMES, NUM_ACTIONS, PH_ANSWER, PH_CALL)
+from .tables import ACTION_OF_NAME, HAND, KIND_NAMES, MOLODKA, MOSKVA, NAMES, NUM_ACTIONS, PH_ANSWER, PH_CALL
 
 _BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
 """Row ``b``: the 8 bits of byte ``b`` as float32, low bit first (observation unpacking)."""

@@ -8,7 +8,7 @@ the docstring of each field names its source. The ``reset(options=...)`` keys ar
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from types import MappingProxyType
 
 from ...core.ledger import LedgerRules
@@ -63,7 +63,7 @@ SETUP_KEYS = frozenset({"hands", "trump_card", "stock", "taken", "dealer", "lead
 """Every ``reset(options=...)`` key of this engine (:func:`setup_checks` says what each allows)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def setup_checks(rules: SixOfSpadesRules) -> dict:
     """The ``reset(options=...)`` keys and what each allows; the position they describe is built by
     :func:`kozel_env.cards.six_of_spades.setup.new_state`."""

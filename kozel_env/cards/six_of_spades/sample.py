@@ -10,9 +10,22 @@ from ...core.bits import bits, mask_of
 from ...core.errors import KozelError
 from ...core.rng import Rng
 from ..deck import FULL_DECK, NUM_CARDS, SUIT_MASK, SUIT_OF
-from .engine import SixOfSpadesState, lead_sets
-from .tables import (BEATEN_BY, HAND, MOLODKA, MOSKVA, MOSKVA_CARDS, NOT_SIX, PH_ANSWER, PH_CALL, PH_LEAD,
-                     SIX_BIT, call_kind, covers_sorted)
+from .engine import SixOfSpadesState
+from .tables import (
+    BEATEN_BY,
+    HAND,
+    MOLODKA,
+    MOSKVA,
+    MOSKVA_CARDS,
+    NOT_SIX,
+    PH_ANSWER,
+    PH_CALL,
+    PH_LEAD,
+    SIX_BIT,
+    call_kind,
+    covers_sorted,
+    lead_sets,
+)
 
 
 def sample_consistent(st: SixOfSpadesState, player: int, rng: Rng) -> SixOfSpadesState:
@@ -127,7 +140,7 @@ def _propose(st, groups, pool_cards, trump_slots, required, rng, constructive):
     rng.shuffle(rest)
     i = 0
     out = []
-    for gi, (key, cnt) in enumerate(groups):
+    for gi, (_key, cnt) in enumerate(groups):
         got = fill.get(gi, [])
         need = cnt - len(got)
         if need < 0:
@@ -143,7 +156,7 @@ def _build(st, player, groups, assign, rng) -> SixOfSpadesState:
     new.rng = Rng(rng.next_u64())
     ns = st.rules.num_sides
     others_down = 0
-    for (key, _), cards in zip(groups, assign):
+    for key, _count in groups:
         if key[0] == "down":
             others_down |= st.laid_down[key[1]] & (st.taken[key[2]] if key[2] >= 0 else st.round_down[key[1]])
     for s in st.seats_in_deal:

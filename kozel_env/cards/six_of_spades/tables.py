@@ -1,5 +1,6 @@
 """Precomputed tables of card Kozel with the six of spades (seed 004, RULES C3): card masks, the one
-trick-strength table, the action ids and the small card-set predicates every other module builds on.
+trick-strength table, the action ids and the small card-set predicates and enumerations (the legal leads,
+the answers of a size, the next card of a set being built) every other module builds on.
 
 Card ids, notation and card points are :mod:`kozel_env.cards.deck` (``deck.POINTS``, ``deck.points``);
 nothing here repeats them.
@@ -11,7 +12,7 @@ Actions (``NUM_ACTIONS = 42`` in every variant; ids name cards, never seats): ``
 from __future__ import annotations
 
 from ...core.bits import bits
-from ..deck import FULL_DECK, NUM_CARDS, RA, RANK_MASK, RT, SPADES, SUIT_MASK, SUIT_OF, R6, card, strength_table
+from ..deck import FULL_DECK, NUM_CARDS, R6, RA, RANK_MASK, RT, SPADES, SUIT_MASK, SUIT_OF, card, strength_table
 
 HAND = 4
 """Cards a hand is dealt and refilled to (seed 1, C3.1 / C3.4); also the largest lead."""
@@ -111,3 +112,49 @@ def is_lead(m: int) -> bool:
     """Cards of one suit, ``6S`` allowed to join any suit (seed 4, C3.3); size not checked."""
     u = m & NOT_SIX
     return not u or not u & ~SUIT_MASK[SUIT_OF[(u & -u).bit_length() - 1]]
+
+
+def lead_sets(hand: int, cap: int) -> tuple:
+    """Every legal lead from ``hand`` (seed 4, C3.3): a non-empty subset of at most ``cap`` cards whose
+    cards other than ``6S`` are of one suit."""
+    out = []
+    s = hand
+    while s:
+        if s.bit_count() <= cap:
+            u = s & NOT_SIX
+            if not u or not u & ~SUIT_MASK[SUIT_OF[(u & -u).bit_length() - 1]]:
+                out.append(s)
+        s = (s - 1) & hand
+    return tuple(out)
+
+
+def subsets_of_size(hand: int, k: int) -> list:
+    """Every subset of ``hand`` with ``k`` cards (the answers to a lead of ``k``, seed 5, C3.3)."""
+    m = hand.bit_count()
+    if k == m:
+        return [hand]
+    out = []
+    if k == 1:
+        while hand:
+            low = hand & -hand
+            out.append(low)
+            hand ^= low
+        return out
+    s = hand
+    while s:
+        if s.bit_count() == k:
+            out.append(s)
+        s = (s - 1) & hand
+    return out
+
+
+def next_cards(sets: tuple, chosen: int) -> int:
+    """Cards that may be chosen next: ``c`` with ``chosen`` the smallest members of a legal set and ``c`` its
+    next member (cards are chosen in increasing id, so every set has exactly one path)."""
+    low = (1 << chosen.bit_length()) - 1
+    out = 0
+    for u in sets:
+        if u & low == chosen and u != chosen:
+            r = u ^ chosen
+            out |= r & -r
+    return out
