@@ -46,8 +46,8 @@ def observation_parts(r: SixOfSpadesRules) -> list:
         Part("trump_card", (NUM_CARDS,), "the trump card (face up under the stock, then drawn)"),
         Part("trump_card_at", (n + 1,), f"0: under the stock; 1 + seat: drawn by that seat; {rel}"),
         Part("stock", (STOCK_MAX,), "cards in the stock (trump card included), thermometer"),
-        Part("hand_sizes", (n, HAND + 1), f"cards in each hand, one-hot 0..4 (all 0 for a seat out of the "
-                                          f"match); {rel}"),
+        Part("hand_sizes", (n, HAND + 1), f"cards in each hand, one-hot 0..4 (all 0 for a seat not playing "
+                                          f"this deal); {rel}"),
         Part("in_deal", (n,), f"seats playing this deal (not out); {rel}"),
         Part("dealer", (n,), f"dealer one-hot; {rel}"),
         Part("leader", (n,), f"the leader of this round: the scheduled one before the lead, then who led "
