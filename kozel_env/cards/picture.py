@@ -307,7 +307,7 @@ def _beat_or_discard(game, st, viewer) -> np.ndarray:
 
 # ------------------------------------------------------------------------------- six of spades (C3)
 def _six_of_spades(game, st, viewer) -> np.ndarray:
-    from .six_of_spades import KIND_NAMES, PH_ANSWER, PH_CALL, PH_LEAD
+    from .six_of_spades import KIND_NAMES, PH_ANSWER, PH_CALL
 
     r = game.rules
     n, ns = r.num_players, r.num_sides

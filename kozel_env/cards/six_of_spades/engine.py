@@ -39,62 +39,55 @@ from .tables import (
 
 class SixOfSpadesState(State):
     """One match. Hands, taken and played sets are bitmasks over card ids (:mod:`kozel_env.cards.deck`);
-    seats are absolute; per-side lists are indexed by ``rules.side_of(seat)``.
+    seats are absolute; per-side lists are indexed by ``rules.side_of(seat)``. The fields, besides the
+    contract's ``current_player``, ``terminal``, ``deals_played``, ``results``, ``last_result``,
+    ``match_result``, ``events`` and ``single_deal`` (name: meaning):
 
-    Match fields (besides the contract's ``current_player``, ``terminal``, ``deals_played``, ``results``,
-    ``last_result``, ``match_result``, ``events``, ``single_deal``):
+    Match
 
-    ============================ ===================================================================
-    ``rules``                    the frozen :class:`~.rules.SixOfSpadesRules`
-    ``rng``                      the state's :class:`~kozel_env.core.rng.Rng` (deals, first dealer)
-    ``ledger``                   penalty points per side (:class:`~kozel_env.core.ledger.Ledger`)
-    ``in_match``                 per side: still in the match (C3.7)
-    ``out_after_deal``           per side: the deal after which it went out (-1 still in, 0 out from set-up)
-    ``dealer``                   the dealer of the current deal (the deal passes left, C3.1)
-    ============================ ===================================================================
+    * ``rules``: the frozen :class:`~.rules.SixOfSpadesRules`
+    * ``rng``: the state's :class:`~kozel_env.core.rng.Rng` (the deals, the first dealer)
+    * ``ledger``: penalty points per side (:class:`~kozel_env.core.ledger.Ledger`)
+    * ``in_match``: per side, still in the match (C3.7)
+    * ``out_after_deal``: per side, the deal after which it went out (-1 still in, 0 out from the set-up)
+    * ``dealer``: the dealer of the current deal (the deal passes left, C3.1)
 
-    Deal fields:
+    Deal
 
-    ============================ ===================================================================
-    ``seats_in_deal``            the seats playing this deal (their side still in), increasing
-    ``hands``                    per seat: the cards held (chosen-but-unconfirmed cards included)
-    ``stock``                    list of card ids, drawn from the end; ``stock[0]`` is the face-up trump
-                                 card while it lies there (C3.1)
-    ``trump_card``, ``trump_suit`` the card turned up under the stock and its suit
-    ``trump_drawn_by``           the seat that drew the trump card, -1 while it lies under the stock
-    ``down_after_trump``         face-down cards the trump card's drawer laid after drawing it
-    ``taken``                    per side: every card it took this deal (face-down ones too)
-    ``taken_face_up``            per side: the cards among ``taken`` that were laid face up
-    ``tricks``                   per side: rounds taken this deal
-    ``laid_down``                per seat: every card it laid face down this deal
-    ``last_taker``               the seat that took the last round (-1 none yet)
-    ``lone_taker``               the seat that took its own remaining cards as the last trick (-1 none)
-    ============================ ===================================================================
+    * ``seats_in_deal``: the seats playing this deal (their side still in), increasing
+    * ``hands``: per seat, the cards held (chosen-but-unconfirmed cards included)
+    * ``stock``: card ids, drawn from the end; ``stock[0]`` is the face-up trump card while it lies there
+    * ``trump_card``, ``trump_suit``: the card turned up under the stock and its suit (C3.1)
+    * ``trump_drawn_by``: the seat that drew the trump card, -1 while it lies under the stock
+    * ``down_after_trump``: the face-down cards the trump card's drawer laid after drawing it
+    * ``taken``: per side, every card it took this deal (face-down ones too)
+    * ``taken_face_up``: per side, the cards among ``taken`` that were laid face up
+    * ``tricks``: per side, rounds taken this deal
+    * ``laid_down``: per seat, every card it laid face down this deal
+    * ``last_taker``: the seat that took the last round (-1 none yet)
+    * ``lone_taker``: the seat that took its own remaining cards as the last trick (-1 none)
 
-    Round fields:
+    Round
 
-    ============================ ===================================================================
-    ``phase``                    ``PH_CALL``, ``PH_LEAD``, ``PH_ANSWER`` or ``PH_OVER``
-    ``scheduled_leader``         who leads this round unless a call takes the lead (C3.3, C3.5)
-    ``leader``                   who leads (or led) this round: the scheduled leader or the caller
-    ``lead_cap``                 the most cards a lead may hold: the smallest hand of the holders (C3.4)
-    ``lead``                     the cards led this round (0 before the lead)
-    ``lead_size``                number of cards led (0 before the lead)
-    ``lead_call``                0: a plain lead; ``1 + MOSKVA`` / ``1 + MOLODKA``: the lead is that call
-    ``top_cards``                the cards on top now (the lead, or the last answer that beat)
-    ``top_hardest_first``        ``top_cards`` ordered for the matching search (:func:`~.tables.hardest_first`)
-    ``top_seat``                 who is on top (-1 before the lead)
-    ``round_up``, ``round_down`` per seat: the cards it laid this round face up / face down
-    ``answer_order``             the seats answering this round, in turn clockwise from the leader
-    ``answer_index``             how many of them have answered
-    ``call_order``               the seats asked for a call before this lead, in turn (empty: no question)
-    ``call_index``               how many of them have been asked
-    ``calls_made``               ``((seat, kind), ...)`` calls made before this lead; the last one stands
-    ``selected``                 cards the seat to move has chosen for the set being built
-    ``legal_sets``               the legal sets (masks) of the lead or answer being built
-    ``beating_sets``             the answers among the legal ones that beat the top cards
-    ``legal_mask``               the legal actions now, as a bitmask over action ids
-    ============================ ===================================================================
+    * ``phase``: ``PH_CALL``, ``PH_LEAD``, ``PH_ANSWER`` or ``PH_OVER``
+    * ``scheduled_leader``: who leads this round unless a call takes the lead (C3.3, C3.5)
+    * ``leader``: who leads (or led) this round: the scheduled leader, or the caller
+    * ``lead_cap``: the most cards a lead may hold, the smallest hand among the holders (C3.4)
+    * ``lead``, ``lead_size``: the cards led this round and how many (0 before the lead)
+    * ``lead_call``: 0 a plain lead; ``1 + MOSKVA`` / ``1 + MOLODKA``: the lead is that call (C3.5)
+    * ``top_cards``, ``top_seat``: the cards on top now (the lead, or the last answer that beat) and
+      whose they are (-1 before the lead)
+    * ``top_hardest_first``: ``top_cards`` in the order the matching search tries them (:func:`~.tables.hardest_first`)
+    * ``round_up``, ``round_down``: per seat, the cards it laid this round face up / face down
+    * ``answer_order``, ``answer_index``: the seats answering this round, in turn clockwise from the
+      leader, and how many of them have answered
+    * ``call_order``, ``call_index``: the seats asked for a call before this lead, in turn (empty: no
+      question), and how many have been asked
+    * ``calls_made``: ``((seat, kind), ...)`` the calls made before this lead; the last one stands
+    * ``selected``: the cards the seat to move has chosen for the set being built
+    * ``legal_sets``: the legal sets (masks) of the lead or answer being built
+    * ``beating_sets``: the answers among the legal ones that beat the top cards
+    * ``legal_mask``: the legal actions now, a bitmask over action ids
     """
 
     SETUP_KEYS = SETUP_KEYS
@@ -119,7 +112,7 @@ class SixOfSpadesState(State):
         """Apply a legal action (precondition; :meth:`~kozel_env.core.game.Game.check_action` checks it)."""
         self.events = []
         self._do(int(action))
-        self._settle()
+        self.settle()
 
     def clone(self) -> SixOfSpadesState:
         c = SixOfSpadesState.__new__(SixOfSpadesState)
@@ -219,7 +212,7 @@ class SixOfSpadesState(State):
             return 1 << (A_MOSKVA + kind)
         return 0
 
-    def _settle(self) -> None:
+    def settle(self) -> None:
         """Take every forced step, so that the seat to move has a real choice (or the match is over) --
         except a call question, which every holder gets even when it can only pass (no leak)."""
         while True:
@@ -340,12 +333,12 @@ class SixOfSpadesState(State):
             self.trump_drawn_by = s
         self.events.append(("draw", s, card_str(c) if c == self.trump_card else None, card_str(c)))
 
-    def start_round(self, sched: int) -> None:
-        """A round led by ``sched`` (or the next holder after it), a call question first when calls are
+    def start_round(self, scheduled: int) -> None:
+        """A round led by ``scheduled`` (or the next holder after it), a call question first when calls are
         offered and every holder holds four (C3.3-C3.5); the deal ends when at most one seat holds cards."""
         r = self.rules
         hands = self.hands
-        holders = [s for s in self.clockwise_from(sched) if hands[s]]
+        holders = [s for s in self.clockwise_from(scheduled) if hands[s]]
         self.phase = PH_LEAD
         self.lead = self.top_cards = 0
         self.lead_size = 0

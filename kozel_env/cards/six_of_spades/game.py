@@ -213,12 +213,12 @@ class SixOfSpadesGame(Game):
                 x |= calls_t[s][kind]
         mydown = st.laid_down[p]
         scores = st.ledger.scores
-        taken, taken_up, tricks, in_match = st.taken, st.taken_face_up, st.tricks, st.in_match
+        taken, face_up, tricks, in_match = st.taken, st.taken_face_up, st.tricks, st.in_match
         sb = self.score_bits
         for sd, (tk_sh, tt_bit, tu_t, sc_t, sin_bit) in enumerate(side_t):
             if tricks[sd]:
                 tk = taken[sd]
-                known = taken_up[sd] | (mydown & tk)
+                known = face_up[sd] | (mydown & tk)
                 x |= known << tk_sh | tt_bit | tu_t[tk.bit_count() - known.bit_count()]
             v = scores[sd]
             if v:

@@ -44,7 +44,7 @@ def new_state(rules: SixOfSpadesRules, seed: int = 0, setup: dict | None = None,
         st.start_deal()
     else:
         _fixed_deal(st, setup, leader)
-    st._settle()
+    st.settle()
     return st
 
 
