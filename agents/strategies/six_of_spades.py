@@ -112,25 +112,25 @@ class Strategy(ViewStrategy):
         v.n = n
         rel = [(seat + q) % n for q in range(n)]
         v.hand = st.hands[seat]
-        v.sel = st.sel if st.current_player == seat else 0
+        v.sel = st.selected if st.current_player == seat else 0
         v.phase = st.phase
         v.t = st.trump_suit
         v.sizes = [st.hands[s].bit_count() for s in rel]
         v.leader = (st.leader - seat) % n
         v.lead = st.lead if st.phase == 2 else 0
         v.k = v.lead.bit_count()
-        v.top = st.top if st.phase == 2 else 0
+        v.top = st.top_cards if st.phase == 2 else 0
         v.top_seat = (st.top_seat - seat) % n if st.phase == 2 and st.top_seat >= 0 else -1
         v.answered = [bool(st.round_up[s] or st.round_down[s]) for s in rel]
         v.up = 0
         for m in st.round_up:
             v.up |= m
-        known = v.hand | st.down_by[seat]
-        for m in st.taken_up:
+        known = v.hand | st.laid_down[seat]
+        for m in st.taken_face_up:
             known |= m
         for m in st.round_up:
             known |= m
-        if st.trump_by < 0:
+        if st.trump_drawn_by < 0:
             known |= 1 << st.trump_card
         v.unseen = FULL_DECK & ~known
         return v

@@ -307,7 +307,7 @@ def _beat_or_discard(game, st, viewer) -> np.ndarray:
 
 # ------------------------------------------------------------------------------- six of spades (C3)
 def _six_of_spades(game, st, viewer) -> np.ndarray:
-    from .six_of_spades import KIND_NAMES, PH_ANSWER, PH_CALL, PH_LEAD
+    from .six_of_spades import KIND_NAMES, PH_ANSWER, PH_CALL
 
     r = game.rules
     n, ns = r.num_players, r.num_sides
@@ -325,7 +325,7 @@ def _six_of_spades(game, st, viewer) -> np.ndarray:
     R.draw_text(img, b.x + 6, b.y + 4, "trump", T.INK, 2, bg=T.PANEL)
     sprite, mask = card_sprite(st.trump_card)
     R.blit(img, b.x + 8, b.y + 26, sprite, mask)
-    where = ["under the", "stock"] if st.trump_by < 0 else ["drawn by", f"player_{st.trump_by}"]
+    where = ["under the", "stock"] if st.trump_drawn_by < 0 else ["drawn by", f"player_{st.trump_drawn_by}"]
     T.panel_lines(img, T.Box(b.x + 44, b.y + 30, b.w - 44, 40), where)
     b = T.panel("top_left")
     k = len(st.stock)
@@ -337,7 +337,7 @@ def _six_of_spades(game, st, viewer) -> np.ndarray:
     answering = st.phase == PH_ANSWER
     for q, place in T.seat_places(n, viewer).items():
         name = _name(q, viewer)
-        if q not in st.seats:
+        if q not in st.seats_in_deal:
             _Seat(name, q == st.current_player, ["out"], None, 0).draw(img, place)
             continue
         shown = viewer is None or viewer == q
@@ -345,9 +345,9 @@ def _six_of_spades(game, st, viewer) -> np.ndarray:
         tags = [_count(kq)] + (["dealer"] if q == st.dealer else [])
         if answering and q == st.top_seat:
             tags.append("on top")
-        lifted = st.sel if q == st.current_player and shown else 0
+        lifted = st.selected if q == st.current_player and shown else 0
         row = []
-        if answering and (q == st.leader or q in st.order[:st.oi]):
+        if answering and (q == st.leader or q in st.answer_order[:st.answer_index]):
             if st.round_up[q]:
                 row.append(("led" if q == st.leader else "beat", list(bits(st.round_up[q])), 0, False))
             else:
@@ -359,13 +359,13 @@ def _six_of_spades(game, st, viewer) -> np.ndarray:
     c = T.CENTER
     lines = []
     if st.phase == PH_CALL:
-        lines.append(f"player_{st.offers[st.offer_i]} is asked for a call")
+        lines.append(f"player_{st.call_order[st.call_index]} is asked for a call")
         if st.calls_made:
             lines.append("calls: " + ", ".join(f"player_{s} ({KIND_NAMES[k]})" for s, k in st.calls_made))
     if answering:
-        call = f" ({KIND_NAMES[st.called - 1]})" if st.called else ""
+        call = f" ({KIND_NAMES[st.lead_call - 1]})" if st.lead_call else ""
         lines.append(f"player_{st.leader} led{call}; on top: player_{st.top_seat}")
-        top = list(bits(st.top))
+        top = list(bits(st.top_cards))
         w = _row_w(len(top), c.w - 12)
         _cards(img, c.cx - w // 2, c.y + 34, top, 0, c.w - 12)
     y = c.y + 4

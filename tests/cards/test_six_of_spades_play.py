@@ -12,11 +12,12 @@ import pytest
 
 from kozel_env.cards.deck import FULL_DECK, parse_card, parse_cards
 from kozel_env.cards.six_of_spades import (
-    A_BEAT, A_DOWN, A_LEAD, A_MOLODKA, A_PASS, MOLODKA, MOSKVA, PH_ANSWER, PH_CALL, PH_LEAD, SIX_S,
+    A_BEAT, A_DOWN, A_LEAD, A_MOLODKA, A_PASS, MOLODKA, PH_ANSWER, PH_CALL, PH_LEAD, SIX_S,
     SixOfSpadesGame, call_kind, covers,
 )
 from kozel_env.core.bits import bits
-from kozel_env.core.rng import Rng
+from kozel_env.core.rng import Rng, as_rng
+from tests.reference.six_of_spades import build
 
 CONFIGS = [
     {},
@@ -40,7 +41,7 @@ def parse_cards_str(m):
 def moves(game, st, text):
     """Apply moves in notation, skipping cards the engine has already chosen for the seat (forced)."""
     for m in text.split():
-        if m not in ("lead", "beat", "down", "pass", "moskva", "molodka") and st.sel >> parse_card(m) & 1:
+        if m not in ("lead", "beat", "down", "pass", "moskva", "molodka") and st.selected >> parse_card(m) & 1:
             continue
         st.apply_action(game.string_to_action(st, m))
 
@@ -183,16 +184,16 @@ def _reachable(st):
         assert acts, "the mask offered a card that cannot complete a legal set"
         for a in acts:
             if a >= 36:
-                out[(s.sel, a)] = out.get((s.sel, a), 0) + 1
+                out[(s.selected, a)] = out.get((s.selected, a), 0) + 1
             else:
                 c = s.clone()
                 c._do(a)
-                c.legal = c._compute_legal()
+                c.legal_mask = c.compute_legal()
                 go(c)
 
     s = st.clone()
-    s.sel = 0
-    s.legal = s._compute_legal()
+    s.selected = 0
+    s.legal_mask = s.compute_legal()
     go(s)
     return out
 
@@ -209,13 +210,13 @@ def _brute_sets(st):
     if st.phase == PH_LEAD:
         for u in subs:
             v = u & ~(1 << SIX_S)
-            if u.bit_count() <= st.cap and (not v or len({c // 9 for c in bits(v)}) == 1):
+            if u.bit_count() <= st.lead_cap and (not v or len({c // 9 for c in bits(v)}) == 1):
                 want.add((u, A_LEAD))
     else:
-        ks = [u for u in subs if u.bit_count() == st.k]
-        can_beat = any(covers(u, st.top, st.trump_suit) for u in ks)
+        ks = [u for u in subs if u.bit_count() == st.lead_size]
+        can_beat = any(covers(u, st.top_cards, st.trump_suit) for u in ks)
         for u in ks:
-            b = covers(u, st.top, st.trump_suit)
+            b = covers(u, st.top_cards, st.trump_suit)
             if b:
                 want.add((u, A_BEAT))
             if st.rules.may_decline_beat or not can_beat:
@@ -229,7 +230,7 @@ def test_every_legal_set_is_reachable_exactly_once_and_nothing_else(opts):
     checked = [0]
 
     def check(st):
-        if st.phase in (PH_LEAD, PH_ANSWER) and st.sel == 0:
+        if st.phase in (PH_LEAD, PH_ANSWER) and st.selected == 0:
             got = _reachable(st)
             assert set(got) == _brute_sets(st)
             assert all(v == 1 for v in got.values()), "a set reached by two paths"
@@ -242,75 +243,9 @@ def test_every_legal_set_is_reachable_exactly_once_and_nothing_else(opts):
 
 # ------------------------------------------------------------------ observation layout
 def reference_observation(game, st, p):
-    """The observation written part by part from the spec's documentation (slow, independent)."""
-    r = game.rules
-    n, ns = r.num_players, r.num_sides
-    vec = np.zeros(game.obs_spec.size, np.float32)
-    d = game.obs_spec.view(vec)
-
-    def rel(s):
-        return (s - p) % n
-
-    def srel(sd):
-        return (sd - r.side_of(p)) % ns if r.pairs else (sd - p) % n
-
-    for c in bits(st.hands[p]):
-        d["hand"][c] = 1
-    d["seat"][p] = 1
-    d["trump_suit"][st.trump_suit] = 1
-    d["trump_card"][st.trump_card] = 1
-    d["trump_card_at"][0 if st.trump_by < 0 else 1 + rel(st.trump_by)] = 1
-    d["stock"][:len(st.stock)] = 1
-    d["dealer"][rel(st.dealer)] = 1
-    if not st.terminal:
-        d["phase"][st.phase] = 1
-        d["to_act"][rel(st.current_player)] = 1
-        d["leader"][rel(st.leader)] = 1
-        if st.current_player == p:
-            for c in bits(st.sel):
-                d["selected"][c] = 1
-    if st.last_taker >= 0:
-        d["last_taker"][rel(st.last_taker)] = 1
-    for s in st.seats:
-        d["hand_sizes"][rel(s)][st.hands[s].bit_count()] = 1
-        d["in_deal"][rel(s)] = 1
-        for c in bits(st.round_up[s]):
-            d["round_up"][rel(s)][c] = 1
-        if st.round_down[s]:
-            d["round_down"][rel(s)] = 1
-    if st.phase == PH_CALL and not st.terminal:
-        standing = st.calls_made[-1][1] if st.calls_made else -1
-        s = st.offers[st.offer_i]  # the seat asked now, whatever it holds
-        if standing != MOSKVA:  # C3.5: only a call that beats the standing one may still be made
-            d["offer"][rel(s)][MOSKVA] = 1
-        if standing < 0:
-            d["offer"][rel(s)][MOLODKA] = 1
-        for s, kind in st.calls_made:
-            d["calls"][rel(s)][kind] = 1
-    if st.phase == PH_ANSWER:
-        if st.called:
-            d["called"][st.called - 1] = 1
-        for c in bits(st.lead):
-            d["lead"][c] = 1
-        d["lead_size"][st.k - 1] = 1
-        for c in bits(st.top):
-            d["top"][c] = 1
-        d["on_top"][rel(st.top_seat)] = 1
-        for c in bits(st.round_down[p]):
-            d["own_down"][c] = 1
-    for sd in range(ns):
-        q = srel(sd)
-        known = st.taken_up[sd] | (st.down_by[p] & st.taken[sd])
-        for c in bits(known):
-            d["taken_known"][q][c] = 1
-        if st.tricks[sd]:
-            d["took_trick"][q] = 1
-        d["taken_unseen"][q][:st.taken[sd].bit_count() - known.bit_count()] = 1
-        d["scores"][q][:min(st.ledger.scores[sd], game.score_bits)] = 1
-        if st.in_match[sd]:
-            d["sides_in"][q] = 1
-    d["deals_played"][:min(st.deals_played, r.max_deals)] = 1
-    return vec
+    """The observation written part by part from the parts' docs (slow, independent): the one reference
+    builder, ``tests/reference/six_of_spades.py``."""
+    return game.obs_spec.flatten(build(game, st, p))
 
 
 @pytest.mark.parametrize("opts", CONFIGS, ids=IDS)
@@ -353,7 +288,7 @@ def test_observation_of_a_seat_that_is_out_matches_the_reference():
     st = game.new_state(0, {"out": [2], "scores": [0, 0, 14], "hands": hands, "trump_card": "9D",
                             "taken": [" ".join(sorted(set(
                                 parse_cards_str(FULL_DECK & ~C("7H 8H 6C"))))), "", ""], "leader": 0})
-    st.taken_up[0] = 0  # as if every one of them had been laid face down
+    st.taken_face_up[0] = 0  # as if every one of them had been laid face down
     assert np.array_equal(game.observe(st, 2), reference_observation(game, st, 2))
     assert game.obs_spec.view(game.observe(st, 2))["taken_unseen"][(0 - 2) % 3].sum() == 32
 
@@ -384,16 +319,17 @@ def test_leak_sample_consistent_keeps_the_observation_and_moves_face_down_cards(
                 other = game.sample_consistent(st, p, rng)
                 other.check_invariants()
                 assert np.array_equal(game.observe(other, p), mine), f"seat {p}'s observation leaks"
-                assert other.hands[p] == st.hands[p] and other.down_by[p] == st.down_by[p]
-                for o in st.seats:
-                    if o != p and st.down_by[o]:
+                assert other.hands[p] == st.hands[p] and other.laid_down[p] == st.laid_down[p]
+                for o in st.seats_in_deal:
+                    if o != p and st.laid_down[o]:
                         tries[0] += 1
-                        if other.down_by[o] != st.down_by[o]:
+                        if other.laid_down[o] != st.laid_down[o]:
                             moved_down[0] += 1
-                tb = st.trump_by
-                known_tc = (st.hands[p] | st.down_by[p] | sum(st.taken_up) | sum(st.round_up)) >> st.trump_card & 1
+                tb = st.trump_drawn_by
+                seen = st.hands[p] | st.laid_down[p] | sum(st.taken_face_up) | sum(st.round_up)
+                known_tc = seen >> st.trump_card & 1
                 if tb >= 0 and tb != p and not known_tc:
-                    assert (other.hands[tb] | other.trump_down) >> st.trump_card & 1
+                    assert (other.hands[tb] | other.down_after_trump) >> st.trump_card & 1
                 if st.phase == PH_CALL:  # a call made before this lead is public: the caller holds it
                     for s, kind in st.calls_made:
                         assert call_kind(other.hands[s]) == kind
@@ -438,7 +374,7 @@ def test_leak_being_asked_for_a_call_and_passing_say_nothing():
     kinds = set()
     for _ in range(40):
         o = game.sample_consistent(st, 0, rng)
-        assert np.array_equal(game.observe(o, 0), game.observe(st, 0)) and o.offers == st.offers
+        assert np.array_equal(game.observe(o, 0), game.observe(st, 0)) and o.call_order == st.call_order
         kinds.add(call_kind(o.hands[2]))
     assert -1 in kinds, "a refusal was treated as proof of a call"
 
@@ -474,7 +410,7 @@ def test_leak_a_seat_to_move_keeps_a_real_choice_in_every_sample():
         for _ in range(3):
             o = game.sample_consistent(st, p, rng)
             o.check_invariants()
-            assert covers(o.hands[3], st.top, st.trump_suit) and o.sel == o.hands[3]
+            assert covers(o.hands[3], st.top_cards, st.trump_suit) and o.selected == o.hands[3]
             assert np.array_equal(game.observe(o, p), game.observe(st, p))
 
 
@@ -522,5 +458,5 @@ def test_sample_consistent_accepts_other_rng_kinds_and_keeps_the_original():
     st = game.new_state(9)
     before = game.oracle(st).tobytes()
     for rng in (3, np.random.default_rng(0), random.Random(0), Rng(4)):
-        game.sample_consistent(st, 0, rng)
+        game.sample_consistent(st, 0, as_rng(rng))  # callers convert once (kozel_env.core.rng.as_rng)
     assert game.oracle(st).tobytes() == before

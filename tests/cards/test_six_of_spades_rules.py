@@ -45,11 +45,11 @@ def lay(st, cards: str, how: str | None = None, game=G4):
     m = C(cards)
     assert st.phase in (PH_LEAD, PH_ANSWER)
     for c in bits(m):
-        if st.current_player != p or st.sel & m != st.sel:
+        if st.current_player != p or st.selected & m != st.selected:
             break
-        if not st.sel >> c & 1:
+        if not st.selected >> c & 1:
             st.apply_action(c)
-    if how is not None and st.current_player == p and st.sel == m:
+    if how is not None and st.current_player == p and st.selected == m:
         st.apply_action(game.string_to_action(st, how))
     return st
 
@@ -123,7 +123,7 @@ def test_c3_1_four_cards_each_next_card_face_up_under_stock_is_trump(game):
         st = game.new_state(seed)
         assert all(st.hands[s].bit_count() == 4 for s in range(game.num_players))
         assert len(st.stock) == 36 - 4 * game.num_players
-        assert st.stock[0] == st.trump_card and st.trump_suit == st.trump_card // 9 and st.trump_by < 0
+        assert st.stock[0] == st.trump_card and st.trump_suit == st.trump_card // 9 and st.trump_drawn_by < 0
 
 
 def test_c3_1_two_or_three_play_alone_four_in_pairs_across():
@@ -148,12 +148,12 @@ def test_c3_1_trump_card_is_drawn_last_and_drawer_is_public():
     hands = ["AH 7H 8H 7S", "6C 7C 8C 8S", "TC JC QC 9S", "7D 8D TD JS"]
     taken = rest(*hands, "KS 9D")
     st = skip_calls(new(hands=hands, trump_card="9D", stock="KS", taken=[taken, ""], leader=0))
-    assert st.phase == PH_LEAD and st.trump_by < 0
+    assert st.phase == PH_LEAD and st.trump_drawn_by < 0
     lay(st, "AH", "lead")
     for _ in range(3):  # one card face down each (seat 3 could trump AH but lays it down)
         lay(st, card_str(bits(st.hands[st.current_player])[0]), "down")
     assert st.hands[0] == C("7H 8H 7S KS") and st.hands[1] == C("7C 8C 8S 9D")
-    assert st.trump_by == 1 and not st.stock
+    assert st.trump_drawn_by == 1 and not st.stock
     obs = G4.obs_spec.view(G4.observe(st, 0))
     assert obs["trump_card_at"][2] == 1 and obs["trump_card"][parse_card("9D")] == 1
 
@@ -202,11 +202,11 @@ def _lead_sets(st, game=G4):
         assert acts, "a dead end in the selection"
         for a in acts:
             if a == A_LEAD:
-                found.append(s.sel)
+                found.append(s.selected)
             elif a < 36:
                 c = s.clone()
                 c._do(a)
-                c.legal = c._compute_legal()
+                c.legal_mask = c.compute_legal()
                 go(c)
 
     go(st.clone())
@@ -249,12 +249,12 @@ def test_c3_3_each_legal_lead_is_reached_by_exactly_one_path_and_nothing_else():
 def test_c3_3_every_other_player_answers_once_clockwise_with_as_many_cards():
     st = basic()
     lay(st, "7H 9H", "lead")
-    assert st.k == 2 and st.order == (1, 2, 3) and st.current_player == 1
+    assert st.lead_size == 2 and st.answer_order == (1, 2, 3) and st.current_player == 1
     seen = []
     for cards, how in (("8H TH", "beat"), ("QC AS", None), ("AD JH", "beat")):
         seen.append(st.current_player)
         lay(st, cards, how)
-        assert st.k == 2 or st.last_taker == 3
+        assert st.lead_size == 2 or st.last_taker == 3
     assert seen == [1, 2, 3]
 
 
@@ -265,7 +265,7 @@ def test_c3_3_beating_every_top_card_one_for_one_puts_the_answer_on_top():
     lay(st, "8H TH")
     assert legal(st) == {"beat", "down"}
     st.apply_action(A_BEAT)
-    assert st.top == C("8H TH") and st.top_seat == 1
+    assert st.top_cards == C("8H TH") and st.top_seat == 1
 
 
 def test_c3_3_a_beat_is_a_matching_not_a_greedy_pairing():
@@ -280,9 +280,9 @@ def test_c3_3_a_later_answer_must_beat_the_cards_on_top_not_the_lead():
     st = new(hands=["7H KC 8S JC", "TH QC 7C 6D", "9H QS 7S 8C", "AC JH 9C 6C"], trump_card="9D", leader=0)
     lay(st, "7H", "lead")
     lay(st, "TH", "beat")
-    assert st.top == C("TH")
+    assert st.top_cards == C("TH")
     # 9H beats the led 7H but not TH: seat 2 has no beat, every choice goes face down
-    assert st.current_player == 2 and st.beat_sets == ()
+    assert st.current_player == 2 and st.beating_sets == ()
     lay(st, "9H")
     assert st.round_down[2] == C("9H") and st.top_seat == 1
 
@@ -309,7 +309,7 @@ def test_c3_3_player_on_top_takes_everything_face_down_too_and_leads_next():
     lay(st, "QC AS")
     lay(st, "AD JH", "beat")
     assert st.taken[1] == C("7H 9H 8H TH QC AS AD JH") and st.tricks == [0, 1]
-    assert st.taken_up[1] == C("7H 9H 8H TH AD JH")  # QC AS stay face down
+    assert st.taken_face_up[1] == C("7H 9H 8H TH AD JH")  # QC AS stay face down
     assert st.last_taker == 3 and st.leader == 3 and st.current_player == 3
 
 
@@ -317,7 +317,7 @@ def test_c3_3_nobody_beats_the_leader_takes():
     st = new(hands=["AH KC 8S JC", "TH QC 7C 9S", "9H QS 7S 8C", "AC JH 9C 6C"], trump_card="9D", leader=0)
     lay(st, "AH", "lead")
     for _ in range(3):
-        assert st.beat_sets == ()
+        assert st.beating_sets == ()
         lay(st, card_str(bits(st.hands[st.current_player])[0]))
     assert st.last_taker == 0 and st.tricks == [1, 0]
 
@@ -328,16 +328,16 @@ def test_c3_3_six_of_spades_answer_beats_the_trump_ace():
     lay(st, "6S")
     assert legal(st) == {"beat", "down"}
     st.apply_action(A_BEAT)
-    assert st.top == C("6S")
+    assert st.top_cards == C("6S")
     # nothing beats a 6S on top: the others can only lay face down
-    assert st.current_player == 2 and st.beat_sets == ()
+    assert st.current_player == 2 and st.beating_sets == ()
 
 
 def test_c3_3_a_lead_holding_the_six_of_spades_cannot_be_beaten():
     st = new(hands=["6S KH 8C JC", "AH TH 7C 8H", "9H QS 7S 8D", "AD JH 9C 6C"], trump_card="9D", leader=0)
     lay(st, "6S KH", "lead")
     for _ in range(3):
-        assert st.beat_sets == ()
+        assert st.beating_sets == ()
         lay(st, " ".join(card_str(c) for c in bits(st.hands[st.current_player])[:2]))
     assert st.last_taker == 0
 
@@ -348,11 +348,11 @@ def test_c3_3_moskva_lead_of_mixed_suits_answered_one_for_one():
     st.apply_action(A_PASS)
     assert st.current_player == 1 and legal(st) == {"moskva", "pass"}
     st.apply_action(A_MOSKVA)  # nothing beats a Moskva: nobody is asked any more (seat 3's Molodka neither)
-    assert st.lead == C("AS TH AC TD") and st.k == 4 and st.order == (2, 3, 0)
+    assert st.lead == C("AS TH AC TD") and st.lead_size == 4 and st.answer_order == (2, 3, 0)
     # seat 2 cannot beat and must answer with its whole hand: face down by itself
     assert st.round_down[2] == C("6H QC 8H 7S")
     # seat 3's four trumps beat one for one (AD-TD, KD/QD/JD on AS, AC, TH): its choice
-    assert st.current_player == 3 and st.sel == C("AD KD QD JD") and legal(st) == {"beat", "down"}
+    assert st.current_player == 3 and st.selected == C("AD KD QD JD") and legal(st) == {"beat", "down"}
     st.apply_action(A_BEAT)
     # seat 0's whole hand cannot beat four trumps: down by itself, and seat 3 takes all sixteen cards
     assert st.last_taker == 3 and st.taken[1] == C("7H 9H KC 8S AS TH AC TD 6H QC 8H 7S AD KD QD JD")
@@ -373,7 +373,7 @@ def test_silent_may_decline_beat_false_a_player_who_can_beat_must():
     # seat 1's only beating set is 8H TH: the whole answer is forced and taken by the engine
     assert st.round_up[1] == C("8H TH") and st.top_seat == 1 and st.current_player == 2
     # seat 2 cannot beat: any two cards, face down
-    assert st.beat_sets == () and len(st.sets) == 6
+    assert st.beating_sets == () and len(st.legal_sets) == 6
 
 
 def test_silent_a_complete_answer_that_does_not_beat_goes_down_by_itself():
@@ -422,27 +422,27 @@ def test_c3_4_when_the_stock_runs_short_hands_differ():
     for _ in range(3):
         lay(st, card_str(bits(st.hands[st.current_player])[0]), "down")
     assert [h.bit_count() for h in st.hands] == [4, 4, 3, 3]
-    assert st.cap == 3
+    assert st.lead_cap == 3
 
 
 def test_c3_4_lead_may_not_hold_more_than_the_smallest_hand_still_holding_cards():
     hands = ["7H 8H 9H", "7C 8C", "6D 7D 8D 9D", "JS QS"]
     st = new(hands=hands, trump_card="AD", taken=[rest(*hands), ""], leader=0)
-    assert st.cap == 2
+    assert st.lead_cap == 2
     assert max(m.bit_count() for m in _lead_sets(st)) == 2
     # a player without cards does not count and sits the round out
     hands = ["7H 8H 9H", "", "6D 7D 8D", "JS QS QC"]
     st = new(hands=hands, trump_card="AD", taken=[rest(*hands), ""], leader=0)
-    assert st.cap == 3
+    assert st.lead_cap == 3
     lay(st, "7H 8H 9H", "lead")
-    assert st.order == (2, 3)
+    assert st.answer_order == (2, 3)
 
 
 def test_silent_lead_passes_clockwise_when_the_taker_has_no_cards():
     hands = ["AH", "8H 9C 7S", "TC JC QC", ""]
     st = new(hands=hands, trump_card="AD", taken=[rest(*hands), ""], leader=0)
     # seat 0's single card is led by the engine (the cap is one card); seat 1 answers
-    assert st.lead == C("AH") and st.current_player == 1 and st.cap == 1
+    assert st.lead == C("AH") and st.current_player == 1 and st.lead_cap == 1
     lay(st, "9C")
     lay(st, "JC")
     assert st.last_taker == 0 and st.hands[0] == 0
@@ -504,7 +504,7 @@ def test_c3_5_a_holder_may_call_and_leads_the_four_instead_of_the_scheduled_lead
     # everyone answers four with a whole hand and nobody can beat four trumps: seat 2 leads and takes it all
     assert st.last_taker == 2 and st.taken[0] == FULL_DECK & ~C("9S") & ~st.hands[0] & ~st.hands[1] & \
         ~st.hands[2] & ~st.hands[3] & ~sum(1 << c for c in st.stock)
-    assert st.taken_up[0] == C("7D 8D JD QD") and st.tricks == [1, 0]
+    assert st.taken_face_up[0] == C("7D 8D JD QD") and st.tricks == [1, 0]
 
 
 def test_c3_5_passing_leaves_the_lead_to_the_scheduled_leader_and_says_nothing():
@@ -535,7 +535,7 @@ def test_c3_5_moskva_beats_molodka():
     st.apply_action(A_PASS)
     assert st.current_player == 3 and legal(st) == {"moskva", "pass"}
     st.apply_action(A_MOSKVA)  # the Moskva stands and leads its four; nobody can beat: all forced
-    assert st.last_taker == 3 and st.taken_up[1] & C("AS TH AC TD") == C("AS TH AC TD")
+    assert st.last_taker == 3 and st.taken_face_up[1] & C("AS TH AC TD") == C("AS TH AC TD")
     assert st.hands[1] & C("7D 8D JD QD") == 0  # seat 1 answered with its four (the round was played)
 
 
@@ -550,45 +550,45 @@ def test_c3_5_equal_calls_go_to_the_seat_nearest_clockwise_from_the_scheduled_le
     st.apply_action(A_MOLODKA)
     assert st.current_player == 0 and legal(st) == {"pass"}
     st.apply_action(A_PASS)
-    assert st.last_taker == 3 and st.taken_up[1] & C("7C 8C JC QC") == C("7C 8C JC QC")
+    assert st.last_taker == 3 and st.taken_face_up[1] & C("7C 8C JC QC") == C("7C 8C JC QC")
     # seat 3 passes: seat 0 may call, and leads
     st = new(hands=hands, trump_card="9S", leader=1)
     for _ in range(3):
         st.apply_action(A_PASS)
     assert st.current_player == 0 and legal(st) == {"molodka", "pass"}
     st.apply_action(A_MOLODKA)
-    assert st.last_taker == 0 and st.taken_up[0] == C("7D 8D JD QD")
+    assert st.last_taker == 0 and st.taken_face_up[0] == C("7D 8D JD QD")
 
 
 def test_c3_5_the_scheduled_leader_is_first_among_equal_calls():
     hands = ["7D 8D JD QD", "7H 9H KC 8S", "7C 8C JC QC", "6H QS 8H 7S"]
     st = new(hands=hands, trump_card="9S", leader=0)
-    assert st.offers == (0, 1, 2, 3) and st.current_player == 0 and legal(st) == {"molodka", "pass"}
+    assert st.call_order == (0, 1, 2, 3) and st.current_player == 0 and legal(st) == {"molodka", "pass"}
     st.apply_action(A_MOLODKA)
     for q in (1, 2, 3):  # asked (a Moskva could beat it), seat 2's equal Molodka cannot
         assert st.phase == PH_CALL and st.current_player == q and legal(st) == {"pass"}
         st.apply_action(A_PASS)
-    assert st.last_taker == 0 and st.taken_up[0] == C("7D 8D JD QD")
+    assert st.last_taker == 0 and st.taken_face_up[0] == C("7D 8D JD QD")
 
 
 def test_c3_5_calls_only_while_every_player_holding_cards_holds_four():
     hands = ["7D 8D JD QD", "7H 9H KC", "6H QS 8H", "7C 8C JC"]
     st = new(hands=hands, trump_card="AS", taken=[rest(*hands), ""], leader=1)
-    assert st.offers == () and st.phase == PH_LEAD and st.cap == 3
+    assert st.call_order == () and st.phase == PH_LEAD and st.lead_cap == 3
 
 
 def test_c3_5_calls_auto_option_first_holder_always_calls():
     g = SixOfSpadesGame(calls="auto")
     hands = ["7H 9H KC 8S", "7D 8D JD QD", "6H QC 8H 7S", "AS TH AC TD"]
     st = new(g, hands=hands, trump_card="9S", leader=0)
-    assert st.last_taker == 3 and st.taken_up[1] == C("AS TH AC TD")  # nobody can beat: all forced
+    assert st.last_taker == 3 and st.taken_face_up[1] == C("AS TH AC TD")  # nobody can beat: all forced
 
 
 def test_c3_5_calls_off_option():
     g = SixOfSpadesGame(calls="off")
     hands = ["7H 9H KC 8S", "7D 8D JD QD", "6H QC 8H 7S", "AS TH AC TD"]
     st = new(g, hands=hands, trump_card="9S", leader=0)
-    assert st.phase == PH_LEAD and st.current_player == 0 and st.offers == ()
+    assert st.phase == PH_LEAD and st.current_player == 0 and st.call_order == ()
 
 
 def test_c3_5_a_call_is_public():
@@ -676,9 +676,9 @@ def test_c3_7_three_players_the_out_seat_is_skipped_in_later_deals():
     st = endgame(G3, [100, None, 0], ["7H", "6C", "7C"], scores=[0, 0, 6], dealer=2)
     assert st.last_result["written"] == [0, 4, 6] and st.last_result["out"] == [2]
     assert not st.terminal and st.in_match == [True, True, False]
-    assert st.seats == (0, 1) and st.hands[2] == 0 and len(st.stock) == 36 - 8
+    assert st.seats_in_deal == (0, 1) and st.hands[2] == 0 and len(st.stock) == 36 - 8
     assert st.dealer == 0 and st.leader == 1
-    mr_places = st.out_deal
+    mr_places = st.out_after_deal
     assert mr_places == [-1, -1, 1]
 
 
@@ -765,7 +765,7 @@ def test_cards_are_chosen_in_increasing_id_order():
     st.apply_action(parse_card("JC"))  # seat 1 (7C JC 8H TH): after JC only a higher card may follow
     assert legal(st) == {"8H", "TH"}
     st.apply_action(parse_card("8H"))
-    assert st.sel == C("JC 8H") and legal(st) == {"down"} or st.current_player == 2
+    assert st.selected == C("JC 8H") and legal(st) == {"down"} or st.current_player == 2
 
 
 def test_string_to_action_errors_name_the_legal_moves():
@@ -777,8 +777,10 @@ def test_string_to_action_errors_name_the_legal_moves():
     with pytest.raises(IllegalActionError, match="legal moves"):
         G4.string_to_action(st, "lead")
     assert G4.string_to_action(st, "7h") == parse_card("7H")
-    with pytest.raises(IllegalActionError):
-        st.apply_action(A_DOWN)
+    before = G4.oracle(st).tobytes()
+    with pytest.raises(IllegalActionError, match=r"action 38 \(down\) is not legal for player_0; legal moves: .*=7H"):
+        G4.check_action(st, A_DOWN)  # the one action check (the engine's apply_action assumes a legal move)
+    assert G4.oracle(st).tobytes() == before
 
 
 def test_setup_is_validated():
