@@ -13,7 +13,7 @@ from ...core.game import State
 from ..deck import FULL_DECK
 from .beats import beat_sets, can_beat
 from .scoring import DealFlow
-from .tables import (A_CLAIM, A_DOWN, A_PASS, A_PLAY, B_CLAIM, B_DOWN, B_PASS, B_PLAY, PH_ANSWER, PH_CLAIM,
+from .tables import (A_DOWN, A_PASS, A_PLAY, B_CLAIM, B_DOWN, B_PASS, B_PLAY, PH_ANSWER, PH_CLAIM,
                      PH_EQUALISE, PH_LEAD, PH_OVER, PH_REBEAT, SUIT_OF_CARD, cards_text, longest_suit,
                      mask_to_actions)
 

@@ -101,7 +101,6 @@ class BeatOrDiscardGame(Game):
         r = self.rules
         self.name = r.name
         self.num_players = r.num_players
-        self.ledger_rules = r.ledger_rules()
         self.obs_spec = ObsSpec(observation_parts(r))
         self.oracle_spec = ObsSpec(oracle_parts(r, self.obs_spec))
         self._layout()

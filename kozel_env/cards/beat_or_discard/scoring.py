@@ -267,15 +267,15 @@ class DealFlow:
         if r.pairs:
             places = [1 if (s in winners or not winners) else 2 for s in range(S)]
         else:
-            # the winner first; then by how long each stayed in, then by fewer penalty points
-            def key(q):
-                e = self.out_at_deal[q]
-                return (0 if q in winners else 1, -(e if e >= 0 else 10 ** 6), scores[q])
             if reason == "single_deal":
                 w = self.last_result["written"]
 
-                def key(q):  # noqa: F811 - single game: by its penalty, the players out last
+                def key(q):  # single game: by its penalty, the players out last
                     return (bool(self.out >> q & 1), w[q])
+            else:
+                def key(q):  # the winner first; then by how long each stayed in, then by fewer penalty points
+                    e = self.out_at_deal[q]
+                    return (0 if q in winners else 1, -(e if e >= 0 else 10 ** 6), scores[q])
             keys = [key(q) for q in range(S)]
             places = [1 + sum(1 for o in keys if o < keys[q]) for q in range(S)]
         self.match_result = {
