@@ -106,11 +106,12 @@ class BeatOrDiscardGame(Game):
         self._layout()
 
     def _layout(self) -> None:
-        """The observation builder's shifts, every one from ``obs_spec.offset`` by part name: card rows
-        shift into the whole vector; the :data:`FLAG_PARTS` into the flags int, which starts at the lowest of
-        their offsets and is shifted there once."""
+        """The observation builder's tables, every shift taken from ``obs_spec.offset`` by part name: card rows
+        shift into the whole vector; the :data:`FLAG_PARTS` are looked up as ready bits of the flags int,
+        which starts at the lowest of their offsets and is shifted there once (``_bits_*``: one-hot bits by
+        index, ``_therm_*``: thermometers by count, per relative seat or side where the part has rows)."""
         r = self.rules
-        n, S = self.num_players, self.num_sides
+        n, S, hs, tg = self.num_players, self.num_sides, r.hand_size, r.target
         off = self.obs_spec.offset
         self._o_rows = (off("hand"), off("selected"), off("top"), off("lead"), off("my_down"), off("revealed"))
         self._o_table = tuple(off("table", k) for k in range(n))
@@ -118,25 +119,35 @@ class BeatOrDiscardGame(Game):
         self._o_pile = tuple(off("pile_seen", k) for k in range(S))
         f0 = self._o_flags = min(off(name) for name in FLAG_PARTS)
 
-        def f(name, *index):
-            return off(name, *index) - f0
+        def one_hot(name, width, *row):
+            return tuple(1 << (off(name, *row, i) - f0) for i in range(width))
 
-        self._f_seats = (f("leader"), f("last_beater"), f("locked"), f("acted"), f("out"))
-        self._f_claims = tuple({c: f("claims", k, i) for i, c in enumerate(CLAIM_NS)} for k in range(n))
-        self._f_once = (f("trump"), f("decision"), f("first_game"), f("diamond_leader"), f("eggs"), f("owed"),
-                        f("stock"))
-        self._f_took = tuple(f("took", k) for k in range(S))
-        self._f_hc = tuple(f("hand_counts", k) for k in range(n))
-        self._f_dc = tuple(f("down_counts", k) for k in range(n))
-        self._f_pc = tuple(f("pile_counts", k) for k in range(S))
-        self._f_sc = tuple(f("scores", k) for k in range(S))
+        def thermometer(name, most, *row):
+            return tuple(((1 << k) - 1) << (off(name, *row) - f0) for k in range(most + 1))
+
+        rot = tuple(tuple(((m >> p) | (m << (n - p))) & ((1 << n) - 1) for m in range(1 << n)) for p in range(n))
+        self._bits_seats = tuple(tuple(tuple(x << (off(name) - f0) for x in rot[p]) for p in range(n))
+                                 for name in ("locked", "acted", "out"))
+        self._bits_leader = one_hot("leader", n)
+        self._bits_last_beater = one_hot("last_beater", n)
+        self._bits_diamond_leader = one_hot("diamond_leader", n)
+        self._bits_claims = tuple(dict(zip(CLAIM_NS, one_hot("claims", len(CLAIM_NS), k))) for k in range(n))
+        self._bits_trump = one_hot("trump", 4)
+        self._bits_decision = one_hot("decision", 5)
+        self._bits_first = 1 << (off("first_game") - f0)
+        self._bits_eggs = one_hot("eggs", 4)
+        self._bits_took = one_hot("took", S)
+        self._therm_hand = tuple(thermometer("hand_counts", hs, k) for k in range(n))
+        self._therm_down = tuple(thermometer("down_counts", hs, k) for k in range(n))
+        self._therm_owed = thermometer("owed", hs)
+        self._therm_stock = thermometer("stock", 36)
+        self._therm_pile = tuple(thermometer("pile_counts", 36, k) for k in range(S))
+        self._therm_scores = tuple(thermometer("scores", tg, k) for k in range(S))
         self._rel = tuple(tuple((p + k) % n for k in range(n)) for p in range(n))
         if r.pairs:
             self._srel = tuple((p % 2, 1 - p % 2) for p in range(n))
         else:
             self._srel = self._rel
-        self._rot = tuple(tuple(((m >> p) | (m << (n - p))) & ((1 << n) - 1) for m in range(1 << n))
-                          for p in range(n))
 
     # -- states --------------------------------------------------------------------------------------
 
@@ -157,18 +168,16 @@ class BeatOrDiscardGame(Game):
         p = player
         n = self.num_players
         o_hand, o_sel, o_top, o_lead, o_down, o_rev = self._o_rows
-        f_leader, f_lb, f_locked, f_acted, f_out = self._f_seats
-        f_trump, f_dec, f_first, f_dl, f_eggs, f_owed, f_stock = self._f_once
         hands, table_down = st.hands, st.table_down
         big = hands[p] << o_hand | st.top << o_top | st.lead << o_lead | table_down[p] << o_down
-        rot = self._rot[p]
-        fl = rot[st.locked] << f_locked | rot[st.acted] << f_acted | rot[st.out] << f_out | 1 << (f_trump + st.trump)
+        locked, acted, out = self._bits_seats
+        fl = locked[p][st.locked] | acted[p][st.acted] | out[p][st.out] | self._bits_trump[st.trump]
         if st.current_player == p:
             ph = st.phase
             big |= st.picked << o_sel
-            fl |= 1 << (f_dec + ph)
+            fl |= self._bits_decision[ph]
             if ph == PH_ANSWER or ph == PH_EQUALISE:
-                fl |= ((1 << st.owed) - 1) << f_owed
+                fl |= self._therm_owed[st.owed]
         if st.revealed >= 0:
             big |= 1 << (o_rev + st.revealed)
         rel = self._rel[p]
@@ -182,39 +191,39 @@ class BeatOrDiscardGame(Game):
             o_known = self._o_known
             for k in range(n):
                 big |= known[rel[k]] << o_known[k]
-        fhc, fdc = self._f_hc, self._f_dc
+        th_hand, th_down = self._therm_hand, self._therm_down
         for k in range(n):
             q = rel[k]
-            fl |= ((1 << hands[q].bit_count()) - 1) << fhc[k] | ((1 << table_down[q].bit_count()) - 1) << fdc[k]
+            fl |= th_hand[k][hands[q].bit_count()] | th_down[k][table_down[q].bit_count()]
         mine_down = st.laid_down[p]
         piles, piles_up = st.piles, st.piles_up
-        o_pile, f_took, fpc, fsc = self._o_pile, self._f_took, self._f_pc, self._f_sc
+        o_pile, took, th_pile, th_scores = self._o_pile, self._bits_took, self._therm_pile, self._therm_scores
         sc = st.ledger.scores
         tg = self.rules.target
         for k, s in enumerate(self._srel[p]):
             pl = piles[s]
             if pl:
                 big |= (piles_up[s] | (pl & mine_down)) << o_pile[k]
-                fl |= 1 << f_took[k] | ((1 << pl.bit_count()) - 1) << fpc[k]
+                fl |= took[k] | th_pile[k][pl.bit_count()]
             v = sc[s]
             if v:
-                fl |= ((1 << (v if v < tg else tg)) - 1) << fsc[k]
+                fl |= th_scores[k][v if v < tg else tg]
         if not st.terminal:
-            fl |= 1 << (f_leader + (st.leader - p) % n)
+            fl |= self._bits_leader[(st.leader - p) % n]
         if st.last_beater >= 0:
-            fl |= 1 << (f_lb + (st.last_beater - p) % n)
+            fl |= self._bits_last_beater[(st.last_beater - p) % n]
         if st.best_claim:
-            claims, f_claims = st.claims, self._f_claims
+            claims, bits_claims = st.claims, self._bits_claims
             for k in range(n):
                 c = claims[rel[k]]
                 if c:
-                    fl |= 1 << f_claims[k][c]
+                    fl |= bits_claims[k][c]
         if st.first_game:
-            fl |= 1 << f_first
+            fl |= self._bits_first
         if st.diamond_leader >= 0:
-            fl |= 1 << (f_dl + (st.diamond_leader - p) % n)
+            fl |= self._bits_diamond_leader[(st.diamond_leader - p) % n]
         e = st.ledger.eggs_streak
-        fl |= 1 << (f_eggs + (e if e < 3 else 3)) | ((1 << st.stock.bit_count()) - 1) << f_stock
+        fl |= self._bits_eggs[e if e < 3 else 3] | self._therm_stock[st.stock.bit_count()]
         big |= fl << self._o_flags
         return self.obs_spec.unpack_bits(big)
 
