@@ -945,6 +945,20 @@ def test_notation_round_trip_and_errors():
         GAME.action_to_string(st, 40)
 
 
+def test_an_illegal_move_is_refused_by_check_action_naming_it_and_the_legal_moves():
+    """The one action check is ``Game.check_action`` (``apply_action`` assumes a legal move): a masked-out
+    card or confirmation raises, naming the move and the legal ones, and the state is left unchanged."""
+    st = do(skip_claims(new(EXAMPLE)), 0, "7C 9C lead")  # player_1 owes 2 or beats 7C 9C
+    before = (GAME.observe(st, 1).tobytes(), GAME.oracle(st).tobytes(), st.legal_actions())
+    for bad, name in ((parse_card("AS"), "AS"), (A_PASS, "pass"), (A_PLAY, "beat")):
+        with pytest.raises(IllegalActionError, match=rf"action {bad} \({name}\) is not legal for player_1; "
+                                                     r"legal moves: .*=6C, .*=AC") as e:
+            GAME.check_action(st, bad)
+        assert e.value.action == bad
+    assert (GAME.observe(st, 1).tobytes(), GAME.oracle(st).tobytes(), st.legal_actions()) == before
+    assert GAME.check_action(st, parse_card("6C")) == parse_card("6C")
+
+
 def test_render_hides_other_hands():
     st = skip_claims(new(EXAMPLE))
     text = GAME.render(st, viewer=1)
