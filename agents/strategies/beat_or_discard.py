@@ -24,15 +24,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from kozel_env.cards.beat_or_discard import A_DOWN, A_PASS, A_PLAY
-from kozel_env.cards.beat_or_discard_beats import STRENGTH_OF_RANK, beat_sets
+from kozel_env.cards.beat_or_discard import (A_DOWN, A_PASS, A_PLAY, PH_ANSWER, PH_CLAIM, PH_EQUALISE, PH_LEAD,
+                                            PH_REBEAT, STRENGTH, beat_sets)
 from kozel_env.cards.deck import FULL_DECK, NUM_CARDS, POINTS, SUIT_MASK, SUIT_OF
 
 from . import ViewStrategy
 
 _W36 = 2.0 ** np.arange(NUM_CARDS)
-STRENGTH = tuple(STRENGTH_OF_RANK[c % 9] for c in range(NUM_CARDS))
-PH_CLAIM, PH_LEAD, PH_ANSWER, PH_REBEAT, PH_EQUALISE = range(5)
 _CHUNK = tuple(tuple(s * 9 + i for i in range(9) if m >> i & 1) for s in range(4) for m in range(512))
 
 
@@ -122,19 +120,19 @@ class Strategy(ViewStrategy):
         n = self.n
         v = View()
         v.hand = st.hands[seat]
-        v.sel = st.sel if st.current_player == seat else 0
+        v.sel = st.picked if st.current_player == seat else 0
         v.top = st.top
         v.phase = st.phase
         v.t = st.trump
-        v.lb = (st.lb - seat) % n if st.lb >= 0 else -1
-        v.need = st.need if st.phase in (PH_ANSWER, PH_EQUALISE) else 0
+        v.lb = (st.last_beater - seat) % n if st.last_beater >= 0 else -1
+        v.need = st.owed if st.phase in (PH_ANSWER, PH_EQUALISE) else 0
         v.locked = bool(st.locked >> seat & 1)
-        known = v.hand | st.tdn[seat] | ((1 << st.revealed) if st.revealed >= 0 else 0)
-        for m in st.tup:
+        known = v.hand | st.table_down[seat] | ((1 << st.revealed) if st.revealed >= 0 else 0)
+        for m in st.table_up:
             known |= m
-        fdp = st.fd[seat]
+        laid_down = st.laid_down[seat]
         for s in range(len(st.piles)):
-            known |= st.piles_up[s] | (st.piles[s] & fdp)
+            known |= st.piles_up[s] | (st.piles[s] & laid_down)
         v.unseen = FULL_DECK & ~known
         v.limit = self._limit([st.hands[(seat + q) % n].bit_count() for q in range(n)])
         return v

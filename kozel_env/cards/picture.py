@@ -242,7 +242,7 @@ def _queens_and_jacks(game, st, viewer) -> np.ndarray:
 
 # ------------------------------------------------------------------------------ beat or discard (C1)
 def _beat_or_discard(game, st, viewer) -> np.ndarray:
-    from .beat_or_discard import PHASE_NAMES, STRENGTH_OF_RANK, points_of
+    from .beat_or_discard import PHASE_NAMES, STRENGTH
 
     r = game.rules
     n = r.num_players
@@ -268,7 +268,7 @@ def _beat_or_discard(game, st, viewer) -> np.ndarray:
         R.blit(img, b.x + 44, b.y + 76, sprite, mask)
 
     def order(c):
-        return (c // 9, STRENGTH_OF_RANK[c % 9])
+        return (c // 9, STRENGTH[c])
 
     for q, place in T.seat_places(n, viewer).items():
         name = _name(q, viewer)
@@ -278,10 +278,10 @@ def _beat_or_discard(game, st, viewer) -> np.ndarray:
         shown = viewer is None or viewer == q
         kq = st.hands[q].bit_count()
         tags = [_count(kq)] + st.seat_tags(q)
-        lifted = st.sel if q == st.current_player and (viewer is None or viewer == st.current_player) else 0
-        up = sorted(bits(st.tup[q]), key=order)
-        down = sorted(bits(st.tdn[q]), key=order) if shown else None
-        row = [("table", up, 0, False), ("down", down, st.tdn[q].bit_count(), True)]
+        lifted = st.picked if q == st.current_player and (viewer is None or viewer == st.current_player) else 0
+        up = sorted(bits(st.table_up[q]), key=order)
+        down = sorted(bits(st.table_down[q]), key=order) if shown else None
+        row = [("table", up, 0, False), ("down", down, st.table_down[q].bit_count(), True)]
         _Seat(name, q == st.current_player, tags, sorted(bits(st.hands[q]), key=order) if shown else None,
               kq, lifted, row).draw(img, place)
     c = T.CENTER
@@ -295,7 +295,7 @@ def _beat_or_discard(game, st, viewer) -> np.ndarray:
     for s in range(r.num_sides):
         who = f"pair {s}+{s + 2}" if r.pairs else f"player_{s}"
         text = f"tricks {who}: {st.tricks[s]} ({_count(st.piles[s].bit_count())}"
-        text += f", {points_of(st.piles[s])} points)" if viewer is None else ")"
+        text += f", {points(st.piles[s])} points)" if viewer is None else ")"
         R.draw_text(img, c.cx, y, R.fit_text(text, c.w, 1), T.INK, 1, align="center", bg=T.FELT)
         y += 12
     if st.terminal:

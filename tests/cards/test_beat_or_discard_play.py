@@ -17,7 +17,7 @@ from kozel_env.cards.beat_or_discard import (
 )
 from kozel_env.cards.deck import DIAMONDS, FULL_DECK, SUIT_MASK, parse_card, parse_cards
 from kozel_env.core.bits import bits
-from kozel_env.core.rng import Rng
+from kozel_env.core.rng import Rng, as_rng
 
 from .test_beat_or_discard_rules import CLAIM_HANDS, EXAMPLE, NO_CLAIM3, do, endgame, new, rule_beats, skip_claims
 
@@ -57,13 +57,13 @@ def _reachable(st):
         assert m, "a pick led to a dead end"
         for a in range(36):
             if m >> a & 1:
-                assert a > (s.sel.bit_length() - 1), "picks go in increasing card id"
+                assert a > (s.picked.bit_length() - 1), "picks go in increasing card id"
                 c = s.clone()
                 c._apply(a)
                 rec(c)
         for a in (A_PLAY, A_DOWN):
             if m >> a & 1:
-                found[a].add(s.sel)
+                found[a].add(s.picked)
 
     rec(st)
     return found
@@ -99,7 +99,7 @@ def _expected(st):
         if not st.locked >> p & 1:
             play = _brute_beats(h, st.top, st.trump)
         if ph == PH_ANSWER:
-            k = st.lead.bit_count() if st.quick else h.bit_count() - st.hands[st.lb].bit_count()
+            k = st.lead.bit_count() if st.quick else h.bit_count() - st.hands[st.last_beater].bit_count()
             if k > 0:
                 down = _subsets(h, k)
     elif ph == PH_EQUALISE:
@@ -112,7 +112,7 @@ def test_every_legal_set_is_reachable_and_nothing_else(cfg):
     game = GAMES[cfg]
     checked = 0
     for st in positions(game, 17, 260):
-        if st.sel or st.phase == PH_CLAIM:
+        if st.picked or st.phase == PH_CLAIM:
             continue
         play, down = _expected(st)
         got = _reachable(st)
@@ -219,7 +219,7 @@ def test_clone_is_independent_and_replays_identically():
         c2.apply_action(a)
         c3.apply_action(a)
         assert game.oracle(c2).tobytes() == game.oracle(c3).tobytes()
-        assert c2.hands is not st.hands and c2.tup is not st.tup and c2.ledger is not st.ledger
+        assert c2.hands is not st.hands and c2.table_up is not st.table_up and c2.ledger is not st.ledger
 
 
 def test_same_seed_same_match():
@@ -283,10 +283,10 @@ def test_leak_discard_known_to_its_owner_only():
     for _ in range(60):
         o = game.sample_consistent(st, 0, rng)
         assert np.array_equal(game.observe(o, 0), mine0)
-        assert o.tdn[1].bit_count() == 2 and o.tdn[1] & st.hands[0] == 0
-        seen.add(o.tdn[1])
+        assert o.table_down[1].bit_count() == 2 and o.table_down[1] & st.hands[0] == 0
+        seen.add(o.table_down[1])
         o1 = game.sample_consistent(st, 1, rng)
-        assert o1.tdn[1] == st.tdn[1] and np.array_equal(game.observe(o1, 1), mine1)
+        assert o1.table_down[1] == st.table_down[1] and np.array_equal(game.observe(o1, 1), mine1)
     assert len(seen) > 20  # seat 1's face-down cards really are re-dealt for seat 0
     # two different discards of seat 1 look the same to seat 0
     st2 = skip_claims(new(EXAMPLE, seed=3))
@@ -311,8 +311,8 @@ def test_leak_equalising_cards_in_a_trick_known_to_their_owner():
     for _ in range(40):
         o = game.sample_consistent(st, 3, rng)
         assert np.array_equal(game.observe(o, 3), game.observe(st, 3))
-        assert o.piles[1].bit_count() == st.piles[1].bit_count() and o.fd[2].bit_count() == 1
-        where.add(o.fd[2])
+        assert o.piles[1].bit_count() == st.piles[1].bit_count() and o.laid_down[2].bit_count() == 1
+        where.add(o.laid_down[2])
     assert len(where) > 5
 
 
@@ -395,11 +395,13 @@ def test_sample_for_another_seat_to_move_keeps_a_real_choice():
                 assert o.current_player == st.current_player and o.phase == st.phase
 
 
-def test_sample_consistent_accepts_seeds_and_generators():
+def test_sample_consistent_from_seeds_and_generators_converted_by_as_rng():
+    """The contract: ``sample_consistent`` takes an Rng; a caller holding a seed or another generator converts
+    it once with ``as_rng`` (the engine has no coercion of its own)."""
     game = BeatOrDiscardGame()
     st = _after_discard()
     for r in (5, np.random.default_rng(1), random.Random(2), Rng(3)):
-        o = game.sample_consistent(st, 0, r)
+        o = game.sample_consistent(st, 0, as_rng(r))
         assert np.array_equal(game.observe(o, 0), game.observe(st, 0))
 
 
@@ -409,7 +411,7 @@ def test_every_card_accounted_in_samples():
     for st in positions(game, 40, 90)[::3]:
         o = game.sample_consistent(st, 1, rng)
         allc = o.stock
-        for m in o.hands + o.tup + o.tdn + o.piles:
+        for m in o.hands + o.table_up + o.table_down + o.piles:
             assert not allc & m
             allc |= m
         assert allc == FULL_DECK
@@ -435,15 +437,15 @@ def test_observation_parts_decode_to_the_state(cfg):
             srel = [p % 2, 1 - p % 2] if r.pairs else rel
             mine = st.current_player == p
             assert v["hand"] == _row(st.hands[p])
-            assert v["selected"] == _row(st.sel if mine else 0)
-            assert v["top"] == _row(st.top) and v["lead"] == _row(st.lead) and v["my_down"] == _row(st.tdn[p])
+            assert v["selected"] == _row(st.picked if mine else 0)
+            assert v["top"] == _row(st.top) and v["lead"] == _row(st.lead) and v["my_down"] == _row(st.table_down[p])
             assert v["revealed"] == _row(1 << st.revealed if st.revealed >= 0 else 0)
-            assert v["table"] == [_row(st.tup[q]) for q in rel]
+            assert v["table"] == [_row(st.table_up[q]) for q in rel]
             assert v["known"] == [_row(st.known[q]) for q in rel]
-            assert v["pile_seen"] == [_row(st.piles_up[s] | (st.piles[s] & st.fd[p])) for s in srel]
+            assert v["pile_seen"] == [_row(st.piles_up[s] | (st.piles[s] & st.laid_down[p])) for s in srel]
             one = lambda seat: [1 if seat >= 0 and q == seat else 0 for q in rel]  # noqa: E731
             assert v["leader"] == one(-1 if st.terminal else st.leader)
-            assert v["last_beater"] == one(st.lb)
+            assert v["last_beater"] == one(st.last_beater)
             assert v["locked"] == [st.locked >> q & 1 for q in rel]
             assert v["acted"] == [st.acted >> q & 1 for q in rel]
             assert v["out"] == [st.out >> q & 1 for q in rel]
@@ -456,8 +458,8 @@ def test_observation_parts_decode_to_the_state(cfg):
             e = st.ledger.eggs_streak
             assert v["eggs"] == [1 if min(e, 3) == k else 0 for k in range(4)]
             assert v["hand_counts"] == [_thermo(st.hands[q].bit_count(), hs) for q in rel]
-            assert v["down_counts"] == [_thermo(st.tdn[q].bit_count(), hs) for q in rel]
-            owed = st.need if mine and st.phase in (PH_ANSWER, PH_EQUALISE) else 0
+            assert v["down_counts"] == [_thermo(st.table_down[q].bit_count(), hs) for q in rel]
+            owed = st.owed if mine and st.phase in (PH_ANSWER, PH_EQUALISE) else 0
             assert v["owed"] == _thermo(owed, hs)
             assert v["stock"] == _thermo(st.stock.bit_count(), 36)
             assert v["pile_counts"] == [_thermo(st.piles[s].bit_count(), 36) for s in srel]

@@ -6,14 +6,16 @@ section C1 (C1.1-C1.17), "C" its card-points line. Tests named ``..._quick`` use
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pytest
 
 from kozel_env.cards.beat_or_discard import (
     A_CLAIM, A_DOWN, A_PASS, A_PLAY, PH_ANSWER, PH_CLAIM, PH_EQUALISE, PH_LEAD, PH_REBEAT, BeatOrDiscardGame,
-    longest_suit, penalty, points_of,
+    ORDER, beats_card, longest_suit, penalty,
 )
-from kozel_env.cards.beat_or_discard_beats import ORDER, beats_card
-from kozel_env.cards.deck import DIAMONDS, FULL_DECK, HEARTS, SPADES, card_str, cards_str, parse_card, parse_cards
+from kozel_env.cards.deck import (DIAMONDS, FULL_DECK, HEARTS, SPADES, card_str, cards_str, parse_card, parse_cards,
+                                  points)
 from kozel_env.core.errors import IllegalActionError, InvalidOptionError
 
 GAME = GAME6 = BeatOrDiscardGame()
@@ -39,11 +41,17 @@ def new(hands=None, game=GAME, seed=0, **setup):
     return game.new_state(seed, setup)
 
 
+@lru_cache(maxsize=None)
+def game_for(rules) -> BeatOrDiscardGame:
+    """The game of a state's rules config (a state does not hold its game)."""
+    return BeatOrDiscardGame(rules)
+
+
 def do(st, player: int, moves: str, game=None):
     """Play one move of ``player``: tokens are cards to pick (in increasing card id), then lead, beat,
     discard, pass, done or claim N. When the engine completes the move by itself (a forced pick or
     confirmation), the tokens left over are ignored; the tests check the outcome."""
-    game = game or st.game
+    game = game or game_for(st.rules)
     assert st.current_player == player, f"expected player_{player} to move, not player_{st.current_player}"
     toks = moves.split()
     i = 0
@@ -54,7 +62,7 @@ def do(st, player: int, moves: str, game=None):
             i += 1
         i += 1
         st.apply_action(game.string_to_action(st, t))
-        if not st.sel:
+        if not st.picked:
             break  # the move is complete
     return st
 
@@ -87,8 +95,8 @@ def endgame(hands, piles=(), game=GAME, **setup):
 
 # ------------------------------------------------------------------ C: card points
 def test_c_card_points_a11_t10_k4_q3_j2_deck_120():
-    assert points_of(parse_cards("AS TS KS QS JS 9S 8S 7S 6S")) == 30
-    assert points_of(FULL_DECK) == 120
+    assert points(parse_cards("AS TS KS QS JS 9S 8S 7S 6S")) == 30
+    assert points(FULL_DECK) == 120
 
 
 # ------------------------------------------------------------------ C1.1 penalty table
@@ -161,9 +169,9 @@ def test_c1_2_ten_beats_king_queen_does_not():
     assert st.current_player == 1 and "TC" in GAME.legal_strings(st)
     st1 = st.clone()
     do(st1, 1, "TC beat")
-    assert st1.top == parse_cards("TC") and st1.lb == 1
+    assert st1.top == parse_cards("TC") and st1.last_beater == 1
     do(st, 1, "7S discard")
-    assert st.current_player == 2 and st.need == 1 and st.beats == ()  # QC is below KC: no beat
+    assert st.current_player == 2 and st.owed == 1 and st.legal_beats == ()  # QC is below KC: no beat
 
 
 # ------------------------------------------------------------------ C1.3 beat = a matching
@@ -174,7 +182,7 @@ def test_c1_3_beat_covers_every_top_card_one_for_one_mixing_suits():
     assert st.current_player == 2
     assert {"TC", "9D", "KD", "AD"} <= set(GAME.legal_strings(st))  # TC + a trump, or two trumps
     do(st, 2, "TC 9D beat")
-    assert st.lb == 2 and st.top == parse_cards("TC 9D")  # the beater's cards are the new top cards
+    assert st.last_beater == 2 and st.top == parse_cards("TC 9D")  # the beater's cards are the new top cards
 
 
 def test_c1_3_one_card_cannot_beat_two_top_cards():
@@ -184,14 +192,14 @@ def test_c1_3_one_card_cannot_beat_two_top_cards():
     st.apply_action(GAME.string_to_action(st, "AC"))
     assert "beat" not in GAME.legal_strings(st) and "8D" in GAME.legal_strings(st)
     st.apply_action(GAME.string_to_action(st, "AS"))  # AC AS: the discard is forced and played
-    assert st.tdn[1] == parse_cards("AC AS") and st.lb == 0 and st.current_player == 2
+    assert st.table_down[1] == parse_cards("AC AS") and st.last_beater == 0 and st.current_player == 2
 
 
 def test_c1_3_beat_legality_is_a_perfect_matching_bruteforce():
     import itertools
     import random
 
-    from kozel_env.cards.beat_or_discard_beats import beat_sets, can_beat, is_beat
+    from kozel_env.cards.beat_or_discard import beat_sets, can_beat, is_beat
 
     rnd = random.Random(5)
     for _ in range(400):
@@ -215,12 +223,12 @@ def test_c1_3_beat_legality_is_a_perfect_matching_bruteforce():
 def test_c1_4_discard_exactly_own_size_minus_last_beaters():
     st = skip_claims(new(EXAMPLE))
     do(st, 0, "7C 9C lead")  # the leader keeps 4: seat 1 owes 6 - 4 = 2
-    assert st.phase == PH_ANSWER and st.need == 2
+    assert st.phase == PH_ANSWER and st.owed == 2
     st2 = skip_claims(new(EXAMPLE))
     do(st2, 0, "9C lead")  # keeps 5: seat 1 owes 1
-    assert st2.need == 1
+    assert st2.owed == 1
     do(st2, 1, "6C discard")
-    assert st2.current_player == 2 and st2.need == 1
+    assert st2.current_player == 2 and st2.owed == 1
 
 
 def test_c1_4_holding_more_must_beat_or_discard_never_pass():
@@ -238,14 +246,14 @@ def test_c1_4_never_a_mix_of_beat_and_discard():
     do(st, 1, "6C 9H discard")
     st.apply_action(GAME.string_to_action(st, "TC"))
     st.apply_action(GAME.string_to_action(st, "7S"))
-    assert st.tdn[2] == parse_cards("TC 7S") and st.lb == 0 and st.top == parse_cards("7C 9C")
+    assert st.table_down[2] == parse_cards("TC 7S") and st.last_beater == 0 and st.top == parse_cards("7C 9C")
 
 
 def test_c1_4_discarded_cards_lie_face_down():
     st = skip_claims(new(EXAMPLE))
     do(st, 0, "7C 9C lead")
     do(st, 1, "6C 9H discard")
-    assert st.tdn[1] == parse_cards("6C 9H") and st.tup[1] == 0
+    assert st.table_down[1] == parse_cards("6C 9H") and st.table_up[1] == 0
     v0 = GAME.obs_spec.view(GAME.observe(st, 0))
     assert v0["table"][1].sum() == 0 and v0["known"][1].sum() == 0  # seat 0 does not see them
     assert v0["down_counts"][1].sum() == 2  # but counts them
@@ -256,7 +264,7 @@ def test_c1_4_discarded_cards_lie_face_down():
 def test_c1_4_quick_discard_as_many_as_the_lead():
     st = skip_claims(new(QUICK_HANDS, QUICK))
     do(st, 0, "7C 8C lead")
-    assert st.need == 2 and "pass" not in QUICK.legal_strings(st)
+    assert st.owed == 2 and "pass" not in QUICK.legal_strings(st)
 
 
 # ------------------------------------------------------------------ C1.5 equal or fewer cards
@@ -268,7 +276,7 @@ def test_c1_5_equal_hand_may_beat_or_pass():
     do(st, 2, "TC 9D beat")
     do(st, 3, "6H 8S discard")
     # seat 0 holds 4, as many as seat 2, the last beater: it may beat (QD KD) or pass
-    assert st.current_player == 0 and st.need == 0
+    assert st.current_player == 0 and st.owed == 0
     legal = GAME.legal_strings(st)
     assert "pass" in legal and "QD" in legal and "discard" not in legal
     do(st, 0, "pass")
@@ -310,13 +318,13 @@ def test_c1_6_locked_player_discards_again_when_a_new_beat_requires_it():
     do(st, 3, "6H 8S discard")  # (9D TD would have beaten)
     do(st, 0, "6D 8D beat")  # the leader beats: it holds 2 now; seat 2's JD AD can still beat: alive
     # seat 1 owes 2 again; its QD KD would beat 6D 8D but the lock allows only a discard (C1.6)
-    assert st.current_player == 1 and st.phase == PH_ANSWER and st.need == 2 and st.beats == ()
-    from kozel_env.cards.beat_or_discard_beats import can_beat
+    assert st.current_player == 1 and st.phase == PH_ANSWER and st.owed == 2 and st.legal_beats == ()
+    from kozel_env.cards.beat_or_discard import can_beat
     assert can_beat(st.hands[1], st.top, st.trump)
     st.apply_action(GAME.string_to_action(st, "QD"))
     assert GAME.legal_strings(st) == ["KD", "AS"]  # any second card: a discard, never "beat"
     st.apply_action(GAME.string_to_action(st, "KD"))
-    assert st.tdn[1] == parse_cards("6C 9H QD KD") and st.lb == 0
+    assert st.table_down[1] == parse_cards("6C 9H QD KD") and st.last_beater == 0
 
 
 # ------------------------------------------------------------------ C1.7 beat again / done / auto end
@@ -341,10 +349,10 @@ def test_c1_7_beat_again_everyone_answers_again():
     assert st.current_player == 0 and "pass" in GAME.legal_strings(st)  # QD AD would beat
     do(st, 0, "pass")
     do(st, 2, "JD KD beat")  # beats its own top cards again (JD on 9D, KD on TC): holds 2
-    assert st.top == parse_cards("JD KD") and st.lb == 2
-    assert st.current_player == 3 and st.need == 2  # everyone answers again: seat 3 owes 2
+    assert st.top == parse_cards("JD KD") and st.last_beater == 2
+    assert st.current_player == 3 and st.owed == 2  # everyone answers again: seat 3 owes 2
     do(st, 3, "JC 7H discard")
-    assert st.current_player == 0 and st.need == 2 and "QD" in GAME.legal_strings(st)
+    assert st.current_player == 0 and st.owed == 2 and "QD" in GAME.legal_strings(st)
 
 
 NO_CLAIM = ["6D 6C 7C 8C 6S 7S", "AD 7H 8H 9H 8S 9S", "7D 8D JS QS KS 9C", "TC QC KC 6H JH QH"]
@@ -368,7 +376,7 @@ def test_c1_13_a_seat_that_may_claim_by_public_counts_answers_although_nobody_ca
     st = skip_claims(new(NO_CLAIM, leader=1))
     do(st, 1, "AD lead")  # nobody can beat the top trump
     for q, c in ((2, "9C"), (3, "6H"), (0, "6C")):
-        assert st.current_player == q and st.phase == PH_ANSWER and st.need == 1
+        assert st.current_player == q and st.phase == PH_ANSWER and st.owed == 1
         assert "claim" not in GAME.legal_strings(st) and "pass" not in GAME.legal_strings(st)
         do(st, q, c + " discard")
     assert st.tricks == [0, 1] and st.last_taker == 1  # nobody beat: the leader takes
@@ -411,7 +419,7 @@ def test_c1_8_equalise_down_to_smallest_hand_taker_adds_nothing():
     do(st, 1, "AD lead")
     # seat 1 (the taker) holds 2, everyone else 3: each adds one face-down card to seat 1's trick
     for q, c in ((2, "JS"), (3, "TC"), (0, "6C")):
-        assert st.phase == PH_EQUALISE and st.current_player == q and st.need == 1
+        assert st.phase == PH_EQUALISE and st.current_player == q and st.owed == 1
         do(st, q, c + " discard")
     assert st.piles[1] == before | parse_cards("AD JS TC 6C")
     assert [h.bit_count() for h in st.hands] == [2, 2, 2, 2]
@@ -422,10 +430,10 @@ def test_c1_8_equalised_cards_lie_face_down_then_everyone_draws_back_to_six():
     st = g.new_state(0, {"hands": NO_CLAIM, "leader": 1})
     do(st, 1, "AD lead", g)
     for q, c in ((2, "9C"), (3, "6H"), (0, "6C")):
-        assert st.phase == PH_EQUALISE and st.current_player == q and st.need == 1
+        assert st.phase == PH_EQUALISE and st.current_player == q and st.owed == 1
         do(st, q, c + " discard", g)
     assert st.piles[1] == parse_cards("AD 9C 6H 6C") and st.piles_up[1] == parse_cards("AD")
-    assert st.fd[2] == parse_cards("9C")
+    assert st.laid_down[2] == parse_cards("9C")
     assert [h.bit_count() for h in st.hands] == [6, 6, 6, 6]  # then everyone draws back to six
 
 
@@ -433,7 +441,7 @@ def test_c1_8_equalise_quick():
     st = skip_claims(new(["6D 7C 8C 9H", "AD 7H 8H 9S", "7D 8D JS QS", "TC QC KC 6H"], QUICK, leader=1))
     do(st, 1, "AD lead")  # nobody can beat: each answers once with a discard of one (C1.15)
     for q in (2, 3, 0):
-        assert st.current_player == q and st.phase == PH_ANSWER and st.need == 1
+        assert st.current_player == q and st.phase == PH_ANSWER and st.owed == 1
         do(st, q, card_str(next(c for c in range(36) if st.hands[q] >> c & 1)) + " discard")
     assert st.piles[1].bit_count() == 4
 
@@ -502,7 +510,7 @@ def test_c1_10_bottom_card_shown_becomes_trump_and_is_known_held():
 
 def test_c1_10_new_trump_beats_from_that_moment():
     st = _example_round(skip_claims(new(EXAMPLE, stock="QS TS KS KH AH TH 6S 9S", piles=["TD QD QC JH", ""])))
-    from kozel_env.cards.beat_or_discard_beats import can_beat
+    from kozel_env.cards.beat_or_discard import can_beat
     assert can_beat(parse_cards("6S"), parse_cards("AH"), st.trump)  # spades now trump
     assert not can_beat(parse_cards("6D"), parse_cards("AH"), st.trump)  # diamonds no more
 
@@ -640,7 +648,7 @@ def test_c1_13_claim_after_a_lead_returns_the_rounds_cards():
     do(st, 0, "7C 8C lead")
     assert st.current_player == 1 and "claim" in GAME.legal_strings(st)
     do(st, 1, "claim 4")
-    assert st.hands[0] == parse_cards(CLAIM_HANDS[0]) and st.tup == [0, 0, 0, 0]
+    assert st.hands[0] == parse_cards(CLAIM_HANDS[0]) and st.table_up == [0, 0, 0, 0]
     assert st.known[0] == parse_cards("7C 8C")  # returned face up: everybody knows
     assert st.phase == PH_LEAD and st.current_player == 1 and st.leader == 1
 
@@ -652,7 +660,7 @@ def test_c1_13_claim_clears_discard_locks_and_returns_face_down_cards():
     assert st.current_player == 2 and "claim" in GAME.legal_strings(st)
     do(st, 2, "claim 5")
     assert st.locked == 0 and st.acted == 0
-    assert st.hands[1] == parse_cards(CLAIM_HANDS[1]) and st.fd[1] == 0 and st.known[1] == 0
+    assert st.hands[1] == parse_cards(CLAIM_HANDS[1]) and st.laid_down[1] == 0 and st.known[1] == 0
 
 
 def test_c1_13_no_claim_after_beating_or_discarding():
@@ -710,8 +718,8 @@ def test_c1_14_a_match_that_ends_at_the_deal_is_observed_by_every_seat():
     assert st.terminal and st.match_result["ended_by"] == "four_sixes"
     st.check_invariants()
     for seat in range(4):
-        obs = st.game.observe(st, seat)
-        assert obs.shape == (st.game.obs_spec.size,)
+        obs = GAME.observe(st, seat)
+        assert obs.shape == (GAME.obs_spec.size,)
     assert st.clone().top == 0
 
 
@@ -759,7 +767,7 @@ def test_c1_15_quick_answer_once_then_round_ends_at_the_leader():
     do(st, 0, "7C 8C lead")
     do(st, 1, "6C AC discard")  # as many cards as the lead
     do(st, 2, "TC 9D beat")
-    assert st.current_player == 3 and st.need == 2
+    assert st.current_player == 3 and st.owed == 2
     do(st, 3, "JD 6H discard")
     # back at the leader: the round ends (no beat again, no done); seat 2, the last beater, took it
     assert st.tricks == [1, 0] and st.last_taker == 2
@@ -882,7 +890,7 @@ def test_docstring_worked_example():
         assert st.current_player == seat
         assert " ".join(GAME.legal_strings(st)) == legal
         st.apply_action(GAME.string_to_action(st, move))
-    assert st.piles[0] == parse_cards("7C 9C 6C 9H TC 9D 6H 8S") and points_of(st.piles[0]) == 10
+    assert st.piles[0] == parse_cards("7C 9C 6C 9H TC 9D 6H 8S") and points(st.piles[0]) == 10
     assert [h.bit_count() for h in st.hands] == [6, 6, 6, 6] and st.leader == 2
 
 
@@ -937,6 +945,20 @@ def test_notation_round_trip_and_errors():
         GAME.action_to_string(st, 40)
 
 
+def test_an_illegal_move_is_refused_by_check_action_naming_it_and_the_legal_moves():
+    """The one action check is ``Game.check_action`` (``apply_action`` assumes a legal move): a masked-out
+    card or confirmation raises, naming the move and the legal ones, and the state is left unchanged."""
+    st = do(skip_claims(new(EXAMPLE)), 0, "7C 9C lead")  # player_1 owes 2 or beats 7C 9C
+    before = (GAME.observe(st, 1).tobytes(), GAME.oracle(st).tobytes(), st.legal_actions())
+    for bad, name in ((parse_card("AS"), "AS"), (A_PASS, "pass"), (A_PLAY, "beat")):
+        with pytest.raises(IllegalActionError, match=rf"action {bad} \({name}\) is not legal for player_1; "
+                                                     r"legal moves: .*=6C, .*=AC") as e:
+            GAME.check_action(st, bad)
+        assert e.value.action == bad
+    assert (GAME.observe(st, 1).tobytes(), GAME.oracle(st).tobytes(), st.legal_actions()) == before
+    assert GAME.check_action(st, parse_card("6C")) == parse_card("6C")
+
+
 def test_render_hides_other_hands():
     st = skip_claims(new(EXAMPLE))
     text = GAME.render(st, viewer=1)
@@ -972,7 +994,7 @@ def test_c1_3_quick_beat_may_mix_suits(cfg):
     do(st, 0, "7C 8C lead")
     assert st.current_player == 1 and {"TC", "9D"} <= set(game.legal_strings(st))
     do(st, 1, "TC 9D beat")  # TC on 8C (or 7C), the trump 9D on the other
-    assert st.lb == 1 and st.top == parse_cards("TC 9D")
+    assert st.last_beater == 1 and st.top == parse_cards("TC 9D")
 
 
 def test_c1_9_quick_refill_up_to_four_from_the_taker():

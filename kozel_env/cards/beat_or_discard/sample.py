@@ -1,7 +1,7 @@
 """Determinization for ``beat_or_discard_v0``: re-deal what one player cannot see, keeping its observation.
 
-What a player ``P`` cannot see, and how it is re-dealt (see
-:meth:`~kozel_env.cards.beat_or_discard.BeatOrDiscardGame.sample_consistent`):
+What a player ``P`` cannot see, and how it is re-dealt (:func:`sample_consistent`, the engine's
+``game.sample_consistent``):
 
 * each other seat's *group*: its hand plus its face-down cards on the table this round. Cards publicly
   known to be in that group (the drawn bottom card, cards a claim returned face up) stay in it; the rest
@@ -16,17 +16,18 @@ one claimant); being asked whether to claim says nothing (every seat that could 
 is asked); no active seat held four aces or four sixes at the last deal or refill (C1.14 would have ended
 the match: its cards of the round are its hand then); in the first game before the first trick, the seat
 that got the lead by the lowest diamond still has it (C1.11, rejection); when another seat is to move it
-must have the decision it has (rejection; its picks in progress are dropped). When rejection keeps failing, the seat to move keeps
-its true group, and in the last resort only the future is re-seeded (never an inconsistent state).
+must have the decision it has (rejection; its picks in progress are dropped). When rejection keeps
+failing, the seat to move keeps its true group, and in the last resort only the future is re-seeded (never
+an inconsistent state).
 """
 from __future__ import annotations
 
 from math import comb
 
-from ..core.bits import bits
-from ..core.rng import Rng
-from .beat_or_discard import ACES, SIXES, lowest_diamond_seat
-from .deck import FULL_DECK, SUIT_MASK
+from ...core.bits import bits
+from ...core.rng import Rng
+from ..deck import FULL_DECK, SUIT_MASK
+from .tables import ACES, SIXES, lowest_diamond_seat
 
 TRIES = 64
 
@@ -67,6 +68,17 @@ def _claim_group(rem: int, fixed: int, x: int, lo: int, hi: int, rng: Rng):
 
 
 def sample_consistent(st, player: int, rng: Rng):
+    """A state giving ``player`` the same observation as ``st``, with everything it cannot see re-dealt.
+
+    Hidden from ``player``: the other hands, their face-down cards on the table and in the tricks, the
+    stock. Kept: every count (hand sizes, face-down cards per seat and per trick, the stock), the cards
+    publicly known in a seat's hand (they stay with that seat), this round's claims (the claimant's cards
+    of the round hold a longest suit of exactly N, sampled by suit counts), the first lead's lowest diamond
+    (first game, before the first trick), and a real choice for the seat to move when that is another seat
+    (its picks in progress are dropped; a seat asked to claim holds a long enough suit). The stock order
+    and later deals are re-seeded from ``rng`` (a kozel_env :class:`~kozel_env.core.rng.Rng`, advanced).
+    Uniform over the consistent states where practical (exact for one claimant; see the module docstring).
+    """
     new = st.clone()
     new.rng = Rng(rng.next_u64())
     if st.terminal:
@@ -75,7 +87,7 @@ def sample_consistent(st, player: int, rng: Rng):
     n, S = r.num_players, r.num_sides
     P = player
     public = 0
-    for m in st.tup:
+    for m in st.table_up:
         public |= m
     for m in st.piles_up:
         public |= m
@@ -83,12 +95,13 @@ def sample_consistent(st, player: int, rng: Rng):
     kn = 0
     for q in others:
         kn |= st.known[q]
-    pool = FULL_DECK & ~public & ~st.hands[P] & ~st.fd[P] & ~kn
-    gsize = {q: st.hands[q].bit_count() + st.tdn[q].bit_count() - st.known[q].bit_count() for q in others}
+    pool = FULL_DECK & ~public & ~st.hands[P] & ~st.laid_down[P] & ~kn
+    gsize = {q: st.hands[q].bit_count() + st.table_down[q].bit_count() - st.known[q].bit_count()
+             for q in others}
     pile_bins = []
     for q in others:
         for s in range(S):
-            k = (st.fd[q] & st.piles[s]).bit_count()
+            k = (st.laid_down[q] & st.piles[s]).bit_count()
             if k:
                 pile_bins.append((q, s, k))
     stock_n = st.stock.bit_count()
@@ -107,18 +120,19 @@ def sample_consistent(st, player: int, rng: Rng):
 
 
 def _try(st, base, P, pool, gsize, pile_bins, keep, rng: Rng):
+    """One draw of the hidden cards (the groups of ``keep`` kept as they are); None if it breaks a constraint."""
     r = st.rules
     n = r.num_players
     others = [q for q in range(n) if q != P]
     rem = pool
     group = {}
     for q in keep:
-        g = (st.hands[q] | st.tdn[q]) & ~st.known[q]
+        g = (st.hands[q] | st.table_down[q]) & ~st.known[q]
         group[q] = g
         rem &= ~g
     for q in others:
         if st.claims[q] and q not in group:  # C1.13: "I have N" -- exactly N over the round
-            g = _claim_group(rem, st.tup[q] | st.known[q], gsize[q], st.claims[q], st.claims[q], rng)
+            g = _claim_group(rem, st.table_up[q] | st.known[q], gsize[q], st.claims[q], st.claims[q], rng)
             if g is None:
                 return None
             group[q] = g
@@ -135,17 +149,17 @@ def _try(st, base, P, pool, gsize, pile_bins, keep, rng: Rng):
             i += k
             group[q] = g
     new = base.clone()
-    fd = new.fd
+    laid_down = new.laid_down
     for q in others:
-        fd[q] = 0
-    piles = [st.piles_up[s] | (st.piles[s] & st.fd[P]) for s in range(r.num_sides)]
+        laid_down[q] = 0
+    piles = [st.piles_up[s] | (st.piles[s] & st.laid_down[P]) for s in range(r.num_sides)]
     for q, s, k in pile_bins:
         m = 0
         for c in cards[i:i + k]:
             m |= 1 << c
         i += k
         piles[s] |= m
-        fd[q] |= m
+        laid_down[q] |= m
     stock = 0
     seq = cards[i:]  # already in random order: the new stock order
     for c in seq:
@@ -153,22 +167,22 @@ def _try(st, base, P, pool, gsize, pile_bins, keep, rng: Rng):
     for q in others:
         if q in keep:
             new.hands[q] = st.hands[q]
-            new.tdn[q] = st.tdn[q]
+            new.table_down[q] = st.table_down[q]
         else:
             whole = rng.shuffle(bits(group[q] | st.known[q]))
             h = st.hands[q].bit_count()
-            hand = tdn = 0
+            hand = down = 0
             for c in whole[:h]:
                 hand |= 1 << c
             for c in whole[h:]:
-                tdn |= 1 << c
+                down |= 1 << c
             new.hands[q] = hand
-            new.tdn[q] = tdn
-        fd[q] |= new.tdn[q]
+            new.table_down[q] = down
+        laid_down[q] |= new.table_down[q]
     new.piles = piles
     new.stock = stock
     new.stock_seq = tuple(seq)
-    new._lm = -1
+    new.legal_cache = -1
     if r.four_of_a_kind:  # C1.14: such a hand at the deal or the last refill would have ended the match
         for q in new.active_seats():
             h = new.holding(q)
@@ -180,8 +194,8 @@ def _try(st, base, P, pool, gsize, pile_bins, keep, rng: Rng):
         if lowest_diamond_seat(hold, act) != st.diamond_leader:
             return None
     if cp != P and cp not in keep:
-        if not new._redecide():
+        if not new.redecide():
             return None
     elif cp == P:
-        new._lm = st._lm
+        new.legal_cache = st.legal_cache
     return new

@@ -2,7 +2,8 @@
 
 A beat covers every current top card one for one: each beating card beats a distinct top card (RULES
 C1.3), where a card beats another when it is a higher card of the same suit, or a trump over a non-trump
-(RULES C1.2; rank order ``6 7 8 9 J Q K T A``). Legality is the existence of a perfect matching.
+(RULES C1.2; rank order ``6 7 8 9 J Q K T A``, :data:`~.tables.STRENGTH`). Legality is the existence of
+a perfect matching.
 
 The matching splits by suit. A non-trump card only beats lower cards of its own suit; a trump beats any
 non-trump and higher trumps. So a set ``M`` beats the top cards ``T`` exactly when
@@ -24,19 +25,14 @@ Public helpers (masks are 36-bit card masks of :mod:`kozel_env.cards.deck`, ``tr
 """
 from __future__ import annotations
 
-from .deck import RANKS
-
-ORDER = "6789JQKTA"
-"""Seed 002 / RULES C1.2: ranks low to high (the ten between the king and the ace)."""
-STRENGTH_OF_RANK = tuple(ORDER.index(RANKS[r]) for r in range(9))
-"""Position in :data:`ORDER` of each rank index of the deck (``RANKS`` order ``6789TJQKA``)."""
+from .tables import STRENGTH
 
 _SH = (0, 9, 18, 27)
 
 
 def _strengths(chunk: int) -> list:
     """Strengths (0..8) of the ranks in a 9-bit suit chunk, ascending."""
-    return sorted(STRENGTH_OF_RANK[r] for r in range(9) if chunk >> r & 1)
+    return sorted(STRENGTH[r] for r in range(9) if chunk >> r & 1)  # rank r: the same strength as card r
 
 
 def _subsets(chunk: int) -> list:
@@ -75,7 +71,7 @@ def _beaters(trump: int, c: int) -> int:
     out = 0
     for a in range(36):
         sa, sc = a // 9, c // 9
-        if (sa == sc and STRENGTH_OF_RANK[a % 9] > STRENGTH_OF_RANK[c % 9]) or (sa == trump and sc != trump):
+        if (sa == sc and STRENGTH[a] > STRENGTH[c]) or (sa == trump and sc != trump):
             out |= 1 << a
     return out
 
@@ -93,7 +89,7 @@ def _nt_entry(key: int) -> tuple:
     lo = tops[0]
     useful = 0
     for r in range(9):
-        if hs >> r & 1 and STRENGTH_OF_RANK[r] > lo:
+        if hs >> r & 1 and STRENGTH[r] > lo:
             useful |= 1 << r
     opts = []
     best = 0
