@@ -20,10 +20,14 @@ Agents are named by *specs* (``"normal"``, ``"pimc:n=32,rollout=normal"``): the 
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from kozel_env.core.game import Game
+from kozel_env.core.game import Game, State
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
 
 
 class Agent:
@@ -73,8 +77,8 @@ def game_for(env_name: str, env_options: dict | None = None) -> Game:
     return _game_cached(env_name, frozen)
 
 
-def decide(agent, env=None, observation: np.ndarray | None = None, action_mask: np.ndarray | None = None, *,
-           state=None) -> int:
+def decide(agent: Agent, env: AECEnv | None = None, observation: np.ndarray | None = None,
+           action_mask: np.ndarray | None = None, *, state: State | None = None) -> int:
     """The action of ``agent`` for the seat to move, the one place that knows ``needs_state`` (such agents
     also get ``state=`` and ``seat=``, see the module doc).
 
@@ -96,7 +100,7 @@ def decide(agent, env=None, observation: np.ndarray | None = None, action_mask: 
     return int(agent.act(observation, action_mask))
 
 
-def play_match(env, agents: dict, seed: int | None = None, options: dict | None = None) -> dict:
+def play_match(env: AECEnv, agents: dict, seed: int | None = None, options: dict | None = None) -> dict:
     """Play one episode; ``agents`` maps agent names (``player_0`` ...) to agents. Returns the cumulative
     rewards per agent name."""
     env.reset(seed=seed, options=options)

@@ -14,6 +14,10 @@ A new bot adds one line to :data:`AGENTS` (its module never registers itself on 
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the classes are imported only when built
+    from .base import Agent
 
 AGENTS: dict = {
     "random": "agents.random_agent:RandomAgent",
@@ -72,7 +76,7 @@ def parse_spec(spec: str) -> tuple:
     return name.strip(), opts
 
 
-def convert(v: str):
+def convert(v: str) -> bool | int | float | str | None:
     """A command-line value as ``bool``, ``None``, ``int`` or ``float`` where it reads as one, else the text."""
     low = v.lower()
     if low in ("true", "false"):
@@ -100,7 +104,7 @@ def resolve_spec(spec: str) -> tuple:
     return name, opts
 
 
-def make_agent(spec: str, env_name: str, seed: int = 0, env_options: dict | None = None, **options):
+def make_agent(spec: str, env_name: str, seed: int = 0, env_options: dict | None = None, **options) -> Agent:
     """Build the agent named by ``spec`` (see the module doc) for ``env_name``; ``options`` override the
     spec's options. Unknown names raise KeyError listing the known ones."""
     name, opts = resolve_spec(spec)

@@ -8,9 +8,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 
-def mean_ci(xs) -> dict:
+def mean_ci(xs: Iterable[float]) -> dict:
     """Mean and 95% confidence interval (normal approximation) of independent samples."""
     xs = list(xs)
     k = len(xs)

@@ -7,8 +7,8 @@
 package's own name) to the modules of the package it imports: ``import pkg.x``, ``from pkg import x``
 (``pkg.x`` where ``x`` is a submodule, else ``pkg`` itself), and relative imports resolved against the
 importing module (``from .. import make_agent`` in ``pkg.rl.policy`` is ``pkg``). Module-level imports are
-those Python runs on import (including those under ``if``/``try`` at module level, but not under
-``if TYPE_CHECKING:``); function-level ones run only when called. The implicit import of a parent package
+those Python runs on import (including those under ``if``/``try`` at module level); function-level ones
+run only when called; those under ``if TYPE_CHECKING:`` never run and are never edges. The implicit import of a parent package
 (importing ``pkg.x`` first imports ``pkg``) is not an edge: it cannot close a loop of its own.
 
 :func:`import_cycles` lists the cycles of the module-level graph (one per strongly connected component,
@@ -38,25 +38,26 @@ def _is_type_checking(test: ast.expr) -> bool:
 
 
 def _imports(tree: ast.Module) -> list:
-    """``(node, module_level)`` for every import statement of ``tree``."""
+    """``(node, when)`` for every import statement of ``tree``: ``when`` is ``"module"`` (runs on import),
+    ``"function"`` (runs when a function is called) or ``"typing"`` (under ``if TYPE_CHECKING:``, never)."""
     found = []
 
-    def visit(node: ast.AST, top: bool) -> None:
+    def visit(node: ast.AST, when: str) -> None:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            found.append((node, top))
+            found.append((node, when))
             return
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            top = False   # runs when called
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and when == "module":
+            when = "function"
         if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for stmt in node.body:   # for annotations only: never runs
-                visit(stmt, False)
+            for stmt in node.body:
+                visit(stmt, "typing")
             for stmt in node.orelse:
-                visit(stmt, top)
+                visit(stmt, when)
             return
         for child in ast.iter_child_nodes(node):   # class bodies, if/try/with at module level run on import
-            visit(child, top)
+            visit(child, when)
 
-    visit(tree, True)
+    visit(tree, "module")
     return found
 
 
@@ -95,8 +96,8 @@ def import_graph(package_dir: Path, package_name: str, function_level: bool = Fa
         tree = ast.parse(path.read_text(), filename=str(path))
         is_package = path.name == "__init__.py"
         edges = set()
-        for node, top in _imports(tree):
-            if top or function_level:
+        for node, when in _imports(tree):
+            if when == "module" or (when == "function" and function_level):
                 edges.update(t for t in _targets(node, module, is_package, known) if t != module)
         graph[module] = edges
     return graph

@@ -14,6 +14,8 @@ agents that declare ``needs_state``, for determinization).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from kozel_env.core.rng import Rng
@@ -60,14 +62,14 @@ class BotController:
             bot.reset()
         return bot
 
-    def act(self, handles, obs, masks, states, seats):
+    def act(self, handles: list, obs: np.ndarray, masks: np.ndarray, states: list, seats: list) -> np.ndarray:
         out = np.empty(len(handles), np.int64)
         for r, h in enumerate(handles):
             out[r] = decide(h, None, obs[r], masks[r], state=states[r])   # states[r]'s seat to move: seats[r]
         return out
 
 
-def as_controller(x, env_name: str, env_options=None):
+def as_controller(x, env_name: str, env_options: dict | None = None):
     if isinstance(x, str):
         return BotController(x, env_name, env_options)
     if hasattr(x, "act_batch"):
@@ -77,7 +79,8 @@ def as_controller(x, env_name: str, env_options=None):
     raise TypeError(f"cannot play with {x!r}: give a bot spec, a policy with act_batch, or a controller")
 
 
-def play_matches(env_name: str, jobs, controllers, env_options=None, parallel: int = 64) -> list:
+def play_matches(env_name: str, jobs: list, controllers: dict, env_options: dict | None = None,
+                 parallel: int = 64) -> list:
     """Play every job side by side. A job is ``(state_seed, owners, agent_seeds)``: ``owners[seat]`` is a key
     of ``controllers``, ``agent_seeds[seat]`` the seed of that seat's bot. Returns per job
     ``(returns per seat, [seat_points per deal])``."""
@@ -137,7 +140,7 @@ def play_matches(env_name: str, jobs, controllers, env_options=None, parallel: i
     return results
 
 
-def evaluate(candidate, opponent, env_name: str, deals: int = 100, seed: int = 0, env_options=None,
+def evaluate(candidate, opponent, env_name: str, deals: int = 100, seed: int = 0, env_options: dict | None = None,
              parallel: int = 64) -> dict:
     """``candidate`` (seats "A") against ``opponent`` (seats "B") on ``deals`` duplicate sets of whole matches,
     as the arena plays them (see the module doc). Candidate and opponent: a bot spec or a policy.
@@ -179,7 +182,7 @@ def evaluate(candidate, opponent, env_name: str, deals: int = 100, seed: int = 0
 
 
 def choose_policy(env_name: str, paths, opponent: str = "normal", sets: int = SELECT_SETS, seed: int = EVAL_SEED,
-                  env_options=None, log=None):
+                  env_options: dict | None = None, log: Callable[[str], None] | None = None) -> tuple:
     """Which of the policy files ``paths`` (``.npz`` in the shipped format) to ship: each plays ``sets``
     duplicate sets of whole matches against ``opponent`` on the held-out deals of arena seed ``seed`` (never
     the published table's seed 0); the highest match score wins, and on a tie the earlier path, so a policy

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import torch
 
 from .rollout import Collector
+
+if TYPE_CHECKING:
+    from .ppo import PPOConfig
 
 
 def _cross_entropy_passes(actor: torch.nn.Module, opt: torch.optim.Optimizer, collector: Collector,
@@ -44,7 +48,7 @@ def _cross_entropy_passes(actor: torch.nn.Module, opt: torch.optim.Optimizer, co
     return tot / k, correct / k
 
 
-def behaviour_cloning(collector: Collector, actor: torch.nn.Module, cfg, generator: torch.Generator,
+def behaviour_cloning(collector: Collector, actor: torch.nn.Module, cfg: PPOConfig, generator: torch.Generator,
                       done: int = 0, log_fn: Callable[[dict], None] | None = None) -> tuple:
     """Imitate ``cfg.bc_teacher`` until ``cfg.bc_steps`` of its decisions are imitated (``done`` already
     were); see the module doc. ``log_fn`` gets the statistics after every rollout. The matches restart

@@ -336,7 +336,7 @@ class PPOTrainer:
         return stats
 
     # ------------------------------------------------------------------ checkpoints
-    def save(self, path=None) -> Path:
+    def save(self, path: str | Path | None = None) -> Path:
         """Write ``last.pt`` (everything :meth:`load` needs) and the actor as ``policy.npz`` beside it."""
         path = Path(path) if path is not None else self.run_dir / "last.pt"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -352,7 +352,7 @@ class PPOTrainer:
         self.policy().save(path.with_name("policy.npz"), self.export_config())
         return path
 
-    def load(self, path) -> None:
+    def load(self, path: str | Path) -> None:
         """Resume from a ``last.pt``: weights, optimizer, pool, counters and random generators. The matches
         that were in progress are not saved; training restarts with fresh matches."""
         ck = torch.load(path, weights_only=False)

@@ -2,7 +2,8 @@
 
 One file per rules engine (the engine contract's ``game.engine_id``, table :data:`FAMILIES`): :mod:`.dominoes`
 serves every dominoes game (the line games and Donkey), and each card game has its own
-(:mod:`.queens_and_jacks`, :mod:`.six_of_spades`, :mod:`.beat_or_discard`). A family module defines ``Strategy(game)`` with
+(:mod:`.queens_and_jacks`, :mod:`.six_of_spades`, :mod:`.beat_or_discard`). A family module defines
+``Strategy(game)`` with
 
 * ``easy(observation, action_mask, rng) -> int`` -- sensible moves without memory of what has gone;
 * ``normal(observation, action_mask, rng) -> int`` -- counts tiles or cards and plays the seed's advice;
@@ -44,7 +45,7 @@ def family_of(game: Game) -> str:
 _CACHE: dict = {}
 
 
-def strategy_for(game: Game):
+def strategy_for(game: Game) -> object:
     """The (cached) family strategy for ``game``."""
     key = id(game)
     s = _CACHE.get(key)

@@ -46,12 +46,14 @@ def test_the_graph_resolves_relative_imports_and_names_the_cycle(tmp_path):
         "sub/__init__.py": "",
         "sub/c.py": "from ..a import A\nC = 2\n",
         "lazy.py": "def f():\n    from . import a\n",
-        "typed.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import A\n",
+        "typed.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import A\n"
+                    "def f():\n    if TYPE_CHECKING:\n        from . import b\n",
     })
     g = import_graph(root, "pkg")
     assert g["pkg"] == {"pkg.a"} and g["pkg.a"] == {"pkg.b"} and g["pkg.sub.c"] == {"pkg.a"}
     assert g["pkg.lazy"] == set() and g["pkg.typed"] == set()
-    assert import_graph(root, "pkg", function_level=True)["pkg.lazy"] == {"pkg.a"}
+    every = import_graph(root, "pkg", function_level=True)
+    assert every["pkg.lazy"] == {"pkg.a"} and every["pkg.typed"] == set()
     assert import_cycles(root, "pkg") == [["pkg.a", "pkg.b", "pkg.sub.c", "pkg.a"]]
     (root / "sub" / "c.py").write_text("def late():\n    from ..a import A\n    return A\n")
     assert import_cycles(root, "pkg") == []
