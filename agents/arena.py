@@ -54,10 +54,12 @@ from itertools import combinations
 from kozel_env.core.rng import Rng
 from kozel_env.registry import ENVIRONMENTS, load
 
-from .base import decide, make_agent
+from .base import decide
+from .registry import make_agent
+from .stats import format_ci, mean_ci, rate_ci
 
 
-# ------------------------------------------------------------------ seatings and statistics
+# ------------------------------------------------------------------ seatings and ratings
 def seatings(num_players: int) -> list:
     """Distinct seatings of two agents (0 = A, 1 = B) for a duplicate set: the alternating pattern, its
     complement and all their rotations."""
@@ -68,39 +70,6 @@ def seatings(num_players: int) -> list:
             if s not in out:
                 out.append(s)
     return out
-
-
-def mean_ci(xs: list) -> dict:
-    """Mean and 95% confidence interval (normal approximation) of independent samples."""
-    k = len(xs)
-    if k == 0:
-        return {"mean": float("nan"), "lo": float("nan"), "hi": float("nan"), "n": 0}
-    m = sum(xs) / k
-    if k < 2:
-        return {"mean": m, "lo": float("nan"), "hi": float("nan"), "n": k}
-    var = sum((x - m) ** 2 for x in xs) / (k - 1)
-    h = 1.96 * math.sqrt(var / k)
-    return {"mean": m, "lo": m - h, "hi": m + h, "n": k}
-
-
-def format_ci(c: dict, pct: bool = False, digits: int = 2) -> str:
-    """A :func:`mean_ci` result as text: ``+0.12 [+0.05, +0.19]``, or with ``pct`` (a rate)
-    ``62.0% [55.1, 68.9]``. Where the samples cannot give an interval it says so instead of printing a
-    meaningless one: ``n=1: no interval`` for a single sample, ``n=4, all equal: no interval`` for samples
-    without spread (the normal approximation would print ``[50.0, 50.0]``), ``n=0: no samples``."""
-    n = c.get("n", 0)
-    m = c["mean"]
-    mean = f"{100 * m:.1f}%" if pct else f"{m:+.{digits}f}"
-    if n == 0 or m != m:
-        return f"{'-' if m != m else mean} (n=0: no samples)"
-    lo, hi = c.get("lo", float("nan")), c.get("hi", float("nan"))
-    if n < 2 or lo != lo or hi != hi:
-        return f"{mean} (n={n}: no interval)"
-    if hi - lo <= 1e-12 * max(1.0, abs(m)):
-        return f"{mean} (n={n}, all equal: no interval)"
-    if pct:
-        return f"{mean} [{100 * lo:.1f}, {100 * hi:.1f}]"
-    return f"{mean} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
 
 
 def describe_pair(pair: dict) -> str:
@@ -304,9 +273,7 @@ def evaluate(env_name: str, agents, deals: int = 100, seed: int = 0, env_options
     for p, (a, b) in enumerate(pairs):
         mine = sorted((r for r in rows if r["pair"] == p), key=lambda r: r["set"])
         games = sum(r["games"] for r in mine)
-        sc = mean_ci([r["score"] for r in mine])
-        if sc["n"] >= 2:  # a rate: the interval stays within [0, 1]
-            sc["lo"], sc["hi"] = max(0.0, sc["lo"]), min(1.0, sc["hi"])
+        sc = rate_ci(mean_ci([r["score"] for r in mine]))
         out_pairs.append({
             "a": a, "b": b, "sets": len(mine), "games": games, "deals": sum(r["deals"] for r in mine),
             "score_a": sc,
@@ -349,14 +316,14 @@ def markdown(result: dict) -> str:
 
 def parse_options(items) -> dict:
     """``["key=value", ...]`` (command-line rules options) as a dict of typed values."""
-    from .base import _convert
+    from .registry import convert
 
     out = {}
     for it in items or []:
         k, eq, v = it.partition("=")
         if not eq:
             raise SystemExit(f"--opt {it!r}: use key=value")
-        out[k] = _convert(v)
+        out[k] = convert(v)
     return out
 
 

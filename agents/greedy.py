@@ -5,11 +5,9 @@ In the dominoes games that is "shed the heaviest tile, doubles first"; in the ca
 """
 from __future__ import annotations
 
-from .base import register
 from .heuristic import EasyAgent
 
 
-@register
 class GreedyAgent(EasyAgent):
     name = "greedy"
 

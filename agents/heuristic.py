@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Agent, register
+from .base import Agent
 from .strategies import strategy_for
 
 
-@register
 class EasyAgent(Agent):
     name = "easy"
 
@@ -34,7 +33,6 @@ class EasyAgent(Agent):
         return self.strategy.easy(observation, action_mask, self.rng)
 
 
-@register
 class NormalAgent(Agent):
     name = "normal"
 

@@ -30,7 +30,8 @@ from pathlib import Path
 from kozel_env.registry import ENVIRONMENTS, load
 
 from .arena import evaluate, format_ci
-from .base import decide, make_agent
+from .base import decide
+from .registry import make_agent
 
 LADDER = ["random", "easy", "normal", "hard", "crazy"]
 STEPS = list(zip(LADDER[:-1], LADDER[1:]))

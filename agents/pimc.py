@@ -35,13 +35,12 @@ import numpy as np
 
 from kozel_env.core.rng import Rng
 
-from .base import Agent, register, register_preset
+from .base import Agent
 from .strategies import strategy_for
 
 DEFAULT_LEVELS = {"hard": {"n": 8, "z": 1.0}, "crazy": {"n": 32, "z": 1.0}}
 
 
-@register
 class PIMCAgent(Agent):
     name = "pimc"
     needs_state = True
@@ -107,7 +106,7 @@ class PIMCAgent(Agent):
                 det = game.sample_consistent(state, seat, self.krng)
                 for j in active:
                     s = det.clone()
-                    deals = s.deals_played
+                    deals = len(s.results)
                     s.apply_action(legal[j])
                     vals[j].append(self._playout(s, deals, seat, nest))
                 done += 1
@@ -145,7 +144,7 @@ class PIMCAgent(Agent):
     def _playout(self, s, deals: int, seat: int, nest: int = 0) -> float:
         left = self.depth
         move = self._rollout_move
-        while s.deals_played == deals and not s.terminal:
+        while len(s.results) == deals and not s.terminal:  # until the deal ends: the contract's signal
             if left is not None:
                 if left <= 0:
                     return self._cutoff(s, seat)
@@ -170,6 +169,3 @@ def _paired(a: list, b: list) -> tuple:
     var = sum((x - m) ** 2 for x in d) / max(1, n - 1)
     return m, var
 
-
-register_preset("hard", "pimc:level=hard", "PIMC with the family's 'hard' number of imagined deals")
-register_preset("crazy", "pimc:level=crazy", "PIMC with many more imagined deals ('crazy')")

@@ -22,7 +22,8 @@ import argparse
 from kozel_env.core.errors import IllegalActionError
 from kozel_env.registry import ENVIRONMENTS, load
 
-from .base import decide, make_agent
+from .base import decide
+from .registry import make_agent
 
 
 def _summary(res: dict) -> str:

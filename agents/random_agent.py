@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Agent, register
+from .base import Agent
 
 
-@register
 class RandomAgent(Agent):
     """Uniformly random among the legal actions (the bottom of the ladder)."""
 

@@ -73,9 +73,7 @@ def table(rows: dict, opponents: list) -> str:
 
 
 def _train_module():
-    if str(ROOT / "examples") not in sys.path:
-        sys.path.insert(0, str(ROOT / "examples"))
-    import train
+    from agents.rl import train  # the trainer behind examples/train.py (imports torch only for a run)
 
     return train
 
@@ -108,7 +106,7 @@ def estimate(args, envs: list, ck_dir: Path) -> dict:
     for env in envs:
         g = {"evaluation": {}}
         if args.train:
-            cfg = train.split_budget(config_for(env, **train._parse_sets(args.set)), args.steps)
+            cfg = train.split_budget(config_for(env, **train.parse_sets(args.set)), args.steps)
             g["training"] = train.estimate_seconds(cfg, args.select_sets or SELECT_SETS, candidates=2)
             g["decisions"] = (cfg.bc_steps, cfg.total_steps)
         path = next((p for p in (ck_dir / f"{env}.npz", CHECKPOINT_DIR / f"{env}.npz") if p.exists()), None)
@@ -161,7 +159,7 @@ def retrain(env: str, out_dir: Path, steps: int | None, progress: bool, runs: Pa
     run = runs / env
     argv = ["--env", env, "--out", str(run), "--quiet"] + (["--steps", str(steps)] if steps else []) \
         + ([] if progress else ["--no-progress"]) + (["--set", *sets] if sets else [])
-    train.main(argv)
+    train.main(argv, root=ROOT)
     dest = out_dir / f"{env}.npz"
     if dest.exists():  # a from-scratch retrain competes only with itself
         for suf in (".npz", ".json"):

@@ -14,22 +14,20 @@ agents that declare ``needs_state``, for determinization).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from kozel_env.core.rng import Rng
 
-from .common import game_info
+from ..arena import _mix, seatings
+from ..base import decide, game_for
+from ..stats import mean_ci, rate_ci
 from .threads import single_thread_math
 
 EVAL_SEED = 99       # arena seed of the held-out deals: evaluations during training and the choice of what
                      # ships (the published baselines use seed 0)
 SELECT_SETS = 1000   # duplicate sets behind the choice of what ships (50 sets cannot tell 55% from 60%)
-
-
-def _arena():
-    from .. import arena
-
-    return arena
 
 
 class PolicyController:
@@ -53,7 +51,7 @@ class BotController:
     batched = False
 
     def __init__(self, spec: str, env_name: str, env_options=None):
-        from .. import make_agent
+        from ..registry import make_agent
 
         self.spec, self.env_name, self.env_options = spec, env_name, dict(env_options or {})
         self.make_agent = make_agent
@@ -64,17 +62,14 @@ class BotController:
             bot.reset()
         return bot
 
-    def act(self, handles, obs, masks, states, seats):
+    def act(self, handles: list, obs: np.ndarray, masks: np.ndarray, states: list, seats: list) -> np.ndarray:
         out = np.empty(len(handles), np.int64)
         for r, h in enumerate(handles):
-            if getattr(h, "needs_state", False):
-                out[r] = h.act(obs[r], masks[r], state=states[r], seat=seats[r])
-            else:
-                out[r] = h.act(obs[r], masks[r])
+            out[r] = decide(h, None, obs[r], masks[r], state=states[r])   # states[r]'s seat to move: seats[r]
         return out
 
 
-def as_controller(x, env_name: str, env_options=None):
+def as_controller(x, env_name: str, env_options: dict | None = None):
     if isinstance(x, str):
         return BotController(x, env_name, env_options)
     if hasattr(x, "act_batch"):
@@ -84,12 +79,13 @@ def as_controller(x, env_name: str, env_options=None):
     raise TypeError(f"cannot play with {x!r}: give a bot spec, a policy with act_batch, or a controller")
 
 
-def play_matches(env_name: str, jobs, controllers, env_options=None, parallel: int = 64) -> list:
+def play_matches(env_name: str, jobs: list, controllers: dict, env_options: dict | None = None,
+                 parallel: int = 64) -> list:
     """Play every job side by side. A job is ``(state_seed, owners, agent_seeds)``: ``owners[seat]`` is a key
     of ``controllers``, ``agent_seeds[seat]`` the seed of that seat's bot. Returns per job
     ``(returns per seat, [seat_points per deal])``."""
-    info = game_info(env_name, env_options)
-    game, n, A = info.game, info.num_players, info.num_actions
+    game = game_for(env_name, env_options)
+    n, A, obs_dim = game.num_players, game.num_actions, game.obs_spec.size
     results = [None] * len(jobs)
     pending = iter(range(len(jobs)))
 
@@ -118,7 +114,7 @@ def play_matches(env_name: str, jobs, controllers, env_options=None, parallel: i
         for k, sl in enumerate(slots):
             groups.setdefault(sl["owners"][sl["st"].current_player], []).append(k)
         for key, ks in groups.items():
-            obs = np.empty((len(ks), info.obs_dim), np.float32)
+            obs = np.empty((len(ks), obs_dim), np.float32)
             masks = np.zeros((len(ks), A), np.int8)
             handles, states, seats = [], [], []
             for r, k in enumerate(ks):
@@ -144,14 +140,7 @@ def play_matches(env_name: str, jobs, controllers, env_options=None, parallel: i
     return results
 
 
-def _rate_ci(c: dict) -> dict:
-    """As the arena does: the interval of a rate stays within [0, 1]."""
-    if c["n"] >= 2:
-        c["lo"], c["hi"] = max(0.0, c["lo"]), min(1.0, c["hi"])
-    return c
-
-
-def evaluate(candidate, opponent, env_name: str, deals: int = 100, seed: int = 0, env_options=None,
+def evaluate(candidate, opponent, env_name: str, deals: int = 100, seed: int = 0, env_options: dict | None = None,
              parallel: int = 64) -> dict:
     """``candidate`` (seats "A") against ``opponent`` (seats "B") on ``deals`` duplicate sets of whole matches,
     as the arena plays them (see the module doc). Candidate and opponent: a bot spec or a policy.
@@ -159,17 +148,14 @@ def evaluate(candidate, opponent, env_name: str, deals: int = 100, seed: int = 0
     Returns ``score`` (A's match score: 1 win, 0.5 tie, 0 loss, per set), ``margin`` (points per deal, A's
     seats minus B's), each ``{"mean", "lo", "hi", "n"}``; ``matches``, ``deals_played``, ``sets`` (per set)."""
     single_thread_math()
-    arena = _arena()
-    info = game_info(env_name, env_options)
-    n = info.num_players
-    seatings = arena.seatings(n)
+    n = game_for(env_name, env_options).num_players
     jobs, meta = [], []
     for k in range(deals):
-        deal_seed = arena._mix(seed, k)
+        deal_seed = _mix(seed, k)
         state_seed = Rng(deal_seed).spawn()  # what env.reset(seed=deal_seed) gives the engine
-        for r, seating in enumerate(seatings):
+        for r, seating in enumerate(seatings(n)):
             owners = ["A" if who == 0 else "B" for who in seating]
-            jobs.append((state_seed, owners, [arena._mix(deal_seed, r, s, 0) for s in range(n)]))
+            jobs.append((state_seed, owners, [_mix(deal_seed, r, s, 0) for s in range(n)]))
             meta.append((k, seating))
     ctrls = {"A": as_controller(candidate, env_name, env_options),
              "B": as_controller(opponent, env_name, env_options)}
@@ -191,12 +177,12 @@ def evaluate(candidate, opponent, env_name: str, deals: int = 100, seed: int = 0
         st["margin"] /= max(1, st["deals"])
     return {"env": env_name, "env_options": dict(env_options or {}), "deals": deals, "seed": seed,
             "episode": "match", "matches": len(jobs), "deals_played": sum(s["deals"] for s in sets),
-            "score": _rate_ci(arena.mean_ci([s["score"] for s in sets])),
-            "margin": arena.mean_ci([s["margin"] for s in sets]), "sets": sets}
+            "score": rate_ci(mean_ci([s["score"] for s in sets])),
+            "margin": mean_ci([s["margin"] for s in sets]), "sets": sets}
 
 
 def choose_policy(env_name: str, paths, opponent: str = "normal", sets: int = SELECT_SETS, seed: int = EVAL_SEED,
-                  env_options=None, log=None):
+                  env_options: dict | None = None, log: Callable[[str], None] | None = None) -> tuple:
     """Which of the policy files ``paths`` (``.npz`` in the shipped format) to ship: each plays ``sets``
     duplicate sets of whole matches against ``opponent`` on the held-out deals of arena seed ``seed`` (never
     the published table's seed 0); the highest match score wins, and on a tie the earlier path, so a policy

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..base import Agent, register
+from ..base import Agent
 
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / "checkpoints"
 NEG = np.float32(-1e9)
@@ -88,14 +88,13 @@ class NumpyPolicy:
         return cls(layers, config)
 
 
-@register
 class RLAgent(Agent):
     """A trained policy as an :class:`~agents.base.Agent`: ``act(observation, action_mask) -> int``.
 
     ``greedy=True`` (default) plays the most probable legal action, so the agent is deterministic;
-    ``greedy=False`` samples from the policy with the agent's seeded generator. Registered as the agent spec
-    ``"rl"`` (``make_agent("rl", env)``, ``"rl:greedy=false"``, ``"rl:path=runs/x/policy.npz"``) once
-    ``agents.rl`` is imported.
+    ``greedy=False`` samples from the policy with the agent's seeded generator. The agent spec ``"rl"``
+    (``make_agent("rl", env)``, ``"rl:greedy=false"``, ``"rl:path=runs/x/policy.npz"``; the name table
+    :data:`agents.registry.AGENTS`).
     """
 
     name = "rl"

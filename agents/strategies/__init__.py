@@ -1,8 +1,9 @@
 """Game-family strategies for the heuristic bots (``easy``, ``normal``) and the values PIMC plays out to.
 
-One file per family: :mod:`.dominoes` serves every dominoes game (the line games and Donkey), and each card
-game has its own (:mod:`.queens_and_jacks`, :mod:`.six_of_spades`, :mod:`.beat_or_discard`). A family
-module defines ``Strategy(game)`` with
+One file per rules engine (the engine contract's ``game.engine_id``, table :data:`FAMILIES`): :mod:`.dominoes`
+serves every dominoes game (the line games and Donkey), and each card game has its own
+(:mod:`.queens_and_jacks`, :mod:`.six_of_spades`, :mod:`.beat_or_discard`). A family module defines
+``Strategy(game)`` with
 
 * ``easy(observation, action_mask, rng) -> int`` -- sensible moves without memory of what has gone;
 * ``normal(observation, action_mask, rng) -> int`` -- counts tiles or cards and plays the seed's advice;
@@ -20,32 +21,31 @@ import importlib
 
 import numpy as np
 
+from kozel_env.core.game import Game
+
 FAMILIES = {
     "dominoes": "agents.strategies.dominoes",
     "queens_and_jacks": "agents.strategies.queens_and_jacks",
     "six_of_spades": "agents.strategies.six_of_spades",
     "beat_or_discard": "agents.strategies.beat_or_discard",
 }
+"""The engine contract's ``game.engine_id`` -> the module of its strategy (one per rules engine)."""
 
 
-def family_of(game) -> str:
-    """The strategy family of an engine game, from the engine's module (``kozel_env.dominoes.*`` ->
-    ``dominoes``, ``kozel_env.cards.queens_and_jacks`` -> ``queens_and_jacks``)."""
-    mod = type(game).__module__
-    parts = mod.split(".")
-    if "dominoes" in parts:
-        return "dominoes"
-    for fam in FAMILIES:
-        if fam in parts:
-            return fam
-    raise KeyError(f"no bot strategy for the game {getattr(game, 'name', game)!r} (engine module {mod}); "
-                   f"families: {sorted(FAMILIES)}")
+def family_of(game: Game) -> str:
+    """The strategy family of an engine game: its ``engine_id`` (``kozel_env.core.game.Game``), checked
+    against :data:`FAMILIES`."""
+    engine = getattr(game, "engine_id", None)
+    if engine not in FAMILIES:
+        raise KeyError(f"no bot strategy for the game {getattr(game, 'name', game)!r} (engine_id {engine!r}); "
+                       f"families: {sorted(FAMILIES)}")
+    return engine
 
 
 _CACHE: dict = {}
 
 
-def strategy_for(game):
+def strategy_for(game: Game) -> object:
     """The (cached) family strategy for ``game``."""
     key = id(game)
     s = _CACHE.get(key)

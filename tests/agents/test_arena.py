@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from agents.arena import elo_table, evaluate, main, markdown, mean_ci, play_episode, seatings
-from agents.base import make_agent
+from agents.registry import make_agent
 from kozel_env.registry import load
 
 ROOT = Path(__file__).resolve().parents[2]

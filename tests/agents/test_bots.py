@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from agents import decide, known_agents, make_agent, parse_spec, play_match, register
-from agents.base import Agent, resolve_spec
+from agents.base import Agent
+from agents.registry import resolve_spec
 from agents.strategies import strategy_for
 from kozel_env.core.rng import Rng
 from kozel_env.registry import load

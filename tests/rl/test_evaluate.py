@@ -13,12 +13,13 @@ from kozel_env.registry import ENVIRONMENTS
 
 
 def _random_policy(env_name, seed=0):
-    from agents.rl.common import game_info
+    from agents.base import game_for
 
-    info = game_info(env_name)
+    g = game_for(env_name)
+    obs_dim, num_actions = g.obs_spec.size, g.num_actions
     rng = np.random.default_rng(seed)
-    layers = [(rng.normal(0, 0.3, (32, info.obs_dim)).astype(np.float32), np.zeros(32, np.float32)),
-              (rng.normal(0, 0.3, (info.num_actions, 32)).astype(np.float32), np.zeros(info.num_actions, np.float32))]
+    layers = [(rng.normal(0, 0.3, (32, obs_dim)).astype(np.float32), np.zeros(32, np.float32)),
+              (rng.normal(0, 0.3, (num_actions, 32)).astype(np.float32), np.zeros(num_actions, np.float32))]
     return NumpyPolicy(layers, {"env": env_name})
 
 
@@ -48,10 +49,10 @@ def test_every_game_can_be_evaluated(env_name):
 
 def test_a_match_decided_by_the_deal_needs_no_decision():
     """beat_or_discard: four aces or four sixes in one hand end the match at once (RULES C1.14)."""
-    from agents.rl.common import game_info
+    from agents.base import game_for
     from agents.rl.evaluate import play_matches
 
-    game = game_info("beat_or_discard_v0").game
+    game = game_for("beat_or_discard_v0")
     seed = next(s for s in range(20_000) if game.new_state(s).terminal)
 
     class Never:

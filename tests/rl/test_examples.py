@@ -71,17 +71,18 @@ def test_ship_copies_the_candidate_that_scores_best_on_held_out_deals(tmp_path):
     import shutil
 
     from agents.rl.policy import CHECKPOINT_DIR
+    from agents.rl.train import ship
 
     train = _load("train")
     run = tmp_path / "run"
     train.main(["--env", "queens_and_jacks_v0", "--steps", "600", "--eval-every", "1", "--out", str(run)] + TINY)
     dest = tmp_path / "ship" / "queens_and_jacks_v0.npz"
-    chosen = train.ship("queens_and_jacks_v0", run, dest, sets=4, quiet=True)
+    chosen = ship("queens_and_jacks_v0", run, dest, sets=4, quiet=True)
     assert chosen in (run / "best.npz", run / "policy.npz") and dest.exists() and dest.with_suffix(".json").exists()
     # a shipped policy far stronger than a few hundred decisions of training stays
     for suf in (".npz", ".json"):
         shutil.copy(CHECKPOINT_DIR / f"queens_and_jacks_v0{suf}", dest.with_suffix(suf))
-    assert train.ship("queens_and_jacks_v0", run, dest, sets=4, quiet=True) == dest
+    assert ship("queens_and_jacks_v0", run, dest, sets=4, quiet=True) == dest
     choice = json.loads((run / "choice.json").read_text())
     assert [c["path"] for c in choice["candidates"]] == [str(dest), str(run / "best.npz"), str(run / "policy.npz")]
     assert choice["candidates"][0]["score"] > max(c["score"] for c in choice["candidates"][1:])

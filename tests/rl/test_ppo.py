@@ -6,7 +6,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from agents.rl.evaluate import evaluate  # noqa: E402
-from agents.rl.ppo import LEARNER, PPOConfig, PPOTrainer  # noqa: E402
+from agents.rl.ppo import LEARNER, PPOConfig, PPOTrainer, advantages  # noqa: E402
 
 
 def _trainer(**kw):
@@ -17,7 +17,7 @@ def _trainer(**kw):
 
 def test_gae_follows_each_seats_trajectory_and_bootstraps_at_the_cut():
     tr = _trainer(gamma=1.0, lam=0.5)
-    b = tr.buf
+    b = tr.collector.buf
     # seat 0: j0 -> j2 (done); seat 1: j1 -> j3 -> j4 (j4 still open: cut, bootstrap with V(j4))
     b.n = 5
     b.val[:5] = [0.1, 0.2, 0.3, 0.4, 0.5]
@@ -25,7 +25,7 @@ def test_gae_follows_each_seats_trajectory_and_bootstraps_at_the_cut():
     b.done[:5] = [False, False, True, False, False]
     b.final[:5] = [True, True, True, True, False]
     b.nxt[:5] = [2, 3, -1, 4, -1]
-    idx, adv, ret = tr.advantages()
+    idx, adv, ret = advantages(b, tr.cfg.gamma, tr.cfg.lam)
     assert idx.tolist() == [0, 1, 2, 3]
     a2 = 1.0 - 0.3
     a0 = 0.0 + 0.3 - 0.1 + 0.5 * a2
@@ -39,8 +39,9 @@ def test_rewards_reach_each_seats_last_decision_and_nothing_is_lost():
     """Self-play only, outcome reward only: each finished match gives every seat's final decision its
     return (+1 / -1, the same for partners) and every other decision 0."""
     tr = _trainer(num_envs=3, rollout_ticks=200, selfplay=1.0, shaping=0.0)
-    tr.collect()
-    b = tr.buf
+    c = tr.collector
+    c.collect()
+    b = c.buf
     n = b.n
     done = np.flatnonzero(b.done[:n])
     assert len(done) == 4 * tr.matches_done > 0
@@ -51,20 +52,20 @@ def test_rewards_reach_each_seats_last_decision_and_nothing_is_lost():
     fin = np.flatnonzero(b.final[:n] & ~b.done[:n])
     assert np.all(b.nxt[fin] > fin)
     # open transitions are exactly the pending ones, carried to the next rollout
-    assert sorted(np.flatnonzero(~b.final[:n]).tolist()) == sorted(tr.pending[tr.pending >= 0].tolist())
-    tr.collect()
-    assert tr.buf.n > 0
+    assert sorted(np.flatnonzero(~b.final[:n]).tolist()) == sorted(c.pending[c.pending >= 0].tolist())
+    c.collect()
+    assert c.buf.n > 0
 
 
 def test_opponent_seats_are_not_learner_data():
     tr = _trainer(num_envs=8, rollout_ticks=50, selfplay=0.0)
     for e in range(8):
-        owners = tr.owners[e]
+        owners = tr.collector.owners[e]
         assert owners.count(LEARNER) == 2
         learner_side = [s for s in range(4) if owners[s] == LEARNER]
         assert learner_side in ([0, 2], [1, 3])
-    tr.collect()
-    assert tr.buf.n <= 8 * 50 // 2 + 8 * 4
+    tr.collector.collect()
+    assert tr.collector.buf.n <= 8 * 50 // 2 + 8 * 4
 
 
 def test_a_few_iterations_reduce_the_loss_and_beat_random():
@@ -99,9 +100,9 @@ def test_resume_restores_counters_weights_and_pool(tmp_path):
 def _agreement(policy, n_positions=400):
     """Share of the normal bot's non-forced decisions (normal self-play) that ``policy`` would also take."""
     from agents import make_agent
-    from agents.rl.common import game_info
+    from agents.base import game_for
 
-    g = game_info("dominoes_v0").game
+    g = game_for("dominoes_v0")
     bots = [make_agent("normal", "dominoes_v0", seed=s) for s in range(4)]
     same = total = 0
     seed = 0
@@ -130,5 +131,15 @@ def test_behaviour_cloning_warm_start_imitates_the_teacher():
     after = _agreement(tr.policy())
     assert after > before + 0.15, (before, after)
     # PPO then starts from fresh matches with the learner (not the teacher) in the seats
-    assert tr.teacher is None and not tr.dagger and tr.buf.n == 0
+    assert tr.collector.teacher is None and not tr.collector.dagger and tr.collector.buf.n == 0
     tr.train_iteration()
+
+
+def test_game_info_reads_the_sides_from_the_engine_contract():
+    from agents.base import game_for
+    from agents.rl.common import game_info
+
+    assert game_info("dominoes_v0").side_seats == ((0, 2), (1, 3))
+    three = game_info("dominoes_ffa_v0", {"num_players": 3}, probe_matches=2)
+    assert three.side_seats == ((0,), (1,), (2,)) and three.game is game_for("dominoes_ffa_v0", {"num_players": 3})
+    assert three.points_std > 0 and three.deals_per_match >= 1

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from agents.arena import evaluate as arena_evaluate
-from agents.arena import format_ci, markdown, mean_ci
+from agents.arena import markdown
+from agents.stats import format_ci, mean_ci
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -75,8 +76,9 @@ def test_bc_steps_sets_the_imitation_inside_the_budget(tmp_path):
     with pytest.raises(SystemExit, match="leaves nothing"):
         train.main(["--env", "dominoes_v0", "--steps", "1000", "--bc-steps", "1000", "--out", str(tmp_path / "x")])
     from agents.rl.configs import config_for
+    from agents.rl.train import split_budget
 
-    cfg = train.split_budget(config_for("dominoes_v0"))   # no --steps: the documented figures
+    cfg = split_budget(config_for("dominoes_v0"))   # no --steps: the documented figures
     assert (cfg.bc_steps, cfg.total_steps) == (1_500_000, 4_000_000)
 
 
@@ -149,9 +151,9 @@ def test_the_train_extra_writes_tensorboard_logs_and_a_learning_curve(tmp_path):
 
 def test_estimate_seconds_scales_measured_speed_to_the_budget():
     pytest.importorskip("torch")
+    from agents.rl import train
     from agents.rl.configs import config_for
 
-    train = _load("train")
     cfg = config_for("dominoes_v0", num_envs=8, rollout_ticks=16, hidden=(16,), bc_steps=100_000,
                      total_steps=1_000_000, eval_seeds=2, eval_opponents=("random",))
     est = train.estimate_seconds(cfg, select_sets=100)
