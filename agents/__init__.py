@@ -11,8 +11,8 @@ lets a person play against them. ``agents.load("dominoes_v0")`` returns the ship
 from __future__ import annotations
 
 from .base import Agent, decide, play_match
-from .registry import known_agents, make_agent, parse_spec, register, register_preset
 from .random_agent import RandomAgent
+from .registry import known_agents, make_agent, parse_spec, register, register_preset
 from .rl import load  # the shipped trained policy of a game (numpy inference, no torch needed)
 
 __all__ = ["Agent", "RandomAgent", "decide", "known_agents", "load", "make_agent", "parse_spec", "play_match",

@@ -120,7 +120,8 @@ def _build(entry, env_name: str, seed: int, env_options: dict):
     return entry(env_name, seed, env_options)
 
 
-def play_episode(env, seat_agents: list, seed: int, reset_options: dict | None = None, clock: list | None = None):
+def play_episode(env, seat_agents: list, seed: int, reset_options: dict | None = None,
+                 clock: list | None = None) -> tuple:
     """One episode with ``seat_agents[seat]``; returns ``(returns per seat, [seat_points per deal], decisions
     per seat)``. ``clock`` (per seat, seconds) is increased by each agent's thinking time."""
     env.reset(seed=seed, options=reset_options)
@@ -236,7 +237,7 @@ def evaluate(env_name: str, agents, deals: int = 100, seed: int = 0, env_options
     if len(labels) < 2:
         raise ValueError("the arena needs at least two agents")
     env_options = dict(env_options or {})
-    for label, entry in agents.items():  # fail early on bad specs
+    for entry in agents.values():  # fail early on bad specs
         _build(entry, env_name, 0, env_options)
     pairs = list(combinations(labels, 2))
     _JOB.clear()

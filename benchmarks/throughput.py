@@ -27,7 +27,7 @@ def full_path(name: str, seconds: float) -> tuple:
     while time.perf_counter() - t0 < seconds:
         env.reset(seed=seed)
         seed += 1
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, reward, term, trunc, info = env.last()
             if term or trunc:
                 env.step(None)

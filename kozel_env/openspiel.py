@@ -276,7 +276,7 @@ class KozelGame(pyspiel.Game):
         """A fresh engine state from ``seed`` for this game's episode (one deal or the match)."""
         return self.engine.new_state(seed, dict(self._setup))
 
-    def state_from_engine(self, engine_state) -> "KozelState":
+    def state_from_engine(self, engine_state) -> KozelState:
         """A state past the chance node that plays on from a copy of ``engine_state`` (its history is the
         chance outcome only). The arena agents use it on a determinization of what their seat knows."""
         st = self.new_initial_state()
@@ -291,7 +291,7 @@ def _unpickle_game(env_name: str, params: dict, rng_state: int) -> KozelGame:
     return game
 
 
-def _unpickle_state(game: KozelGame, data: str) -> "KozelState":
+def _unpickle_state(game: KozelGame, data: str) -> KozelState:
     return game.deserialize_state(data)
 
 

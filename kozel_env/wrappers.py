@@ -72,8 +72,8 @@ Every other keyword (``episode``, ``reward``, ``render_mode``, rules options) go
 """
 from __future__ import annotations
 
-import numpy as np
 import gymnasium
+import numpy as np
 from gymnasium import spaces
 
 from .core.errors import InvalidOptionError

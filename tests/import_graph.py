@@ -8,8 +8,9 @@ package's own name) to the modules of the package it imports: ``import pkg.x``, 
 (``pkg.x`` where ``x`` is a submodule, else ``pkg`` itself), and relative imports resolved against the
 importing module (``from .. import make_agent`` in ``pkg.rl.policy`` is ``pkg``). Module-level imports are
 those Python runs on import (including those under ``if``/``try`` at module level); function-level ones
-run only when called; those under ``if TYPE_CHECKING:`` never run and are never edges. The implicit import of a parent package
-(importing ``pkg.x`` first imports ``pkg``) is not an edge: it cannot close a loop of its own.
+run only when called; those under ``if TYPE_CHECKING:`` never run and are never edges. The implicit
+import of a parent package (importing ``pkg.x`` first imports ``pkg``) is not an edge: it cannot close a
+loop of its own.
 
 :func:`import_cycles` lists the cycles of the module-level graph (one per strongly connected component,
 each as the loop of module names it follows), empty when there is none.

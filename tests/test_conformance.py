@@ -272,7 +272,7 @@ def test_bad_actions_raise_clear_errors_and_leave_state_unchanged(name, opts):
 def test_step_for_done_agent_raises(name, opts):
     env = load(name).env(episode="deal", **opts)
     env.reset(seed=6)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term:
             with pytest.raises(IllegalActionError, match="done"):

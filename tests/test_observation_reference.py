@@ -9,8 +9,9 @@ import importlib
 import numpy as np
 import pytest
 
-from .conftest import ENV_CASES
 from kozel_env.registry import load
+
+from .conftest import ENV_CASES
 
 SEEDS = 2  # whole matches per option set; the per-game tests in tests/cards add set-up positions
 

@@ -3,6 +3,8 @@ logits of the modules that :mod:`kozel_env.integrations.rllib`'s PPO trained. Ne
 (the ``rllib`` extra)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 
@@ -47,7 +49,7 @@ class RLlibAgent:
         return int(greedy_actions(self.modules[mid], observation, action_mask)[0])
 
 
-def arena_factory(modules: dict, mapping: dict):
+def arena_factory(modules: dict, mapping: dict) -> Callable:
     """A factory for ``agents.arena.evaluate``: ``factory(env_name, seed, env_options) -> RLlibAgent``.
     Greedy play needs no seed; the modules are shared by every seat (built once, outside the factory)."""
     agent = RLlibAgent(modules, mapping)

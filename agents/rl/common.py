@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -75,7 +75,7 @@ def _options_key(env_options: dict | None) -> tuple:
     return tuple(sorted((env_options or {}).items()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _game_info(env_name: str, options_key: tuple, probe_matches: int) -> GameInfo:
     env_options = dict(options_key)
     game = game_for(env_name, env_options)

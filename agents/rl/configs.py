@@ -8,6 +8,11 @@ is the whole budget: N shared out between the two in these proportions.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .ppo import PPOConfig
+
 DEFAULT = {
     "seed": 0,
     "total_steps": 2_000_000,
@@ -56,7 +61,7 @@ beat_or_discard_v0; a one-piece donkey_v0 run to 5M tied with it on the held-out
 so the policy shipped before stayed). ``--train`` runs each budget in one piece."""
 
 
-def config_for(env_name: str, **overrides):
+def config_for(env_name: str, **overrides) -> PPOConfig:
     """The :class:`~agents.rl.ppo.PPOConfig` of ``env_name`` (imports torch)."""
     from .ppo import PPOConfig
 

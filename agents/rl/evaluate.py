@@ -21,7 +21,7 @@ import numpy as np
 from kozel_env.core.rng import Rng
 
 from ..arena import _mix, seatings
-from ..base import decide, game_for
+from ..base import Agent, decide, game_for
 from ..stats import mean_ci, rate_ci
 from .threads import single_thread_math
 
@@ -38,10 +38,10 @@ class PolicyController:
     def __init__(self, policy):
         self.policy = policy
 
-    def start(self, seed: int, seat: int):
+    def start(self, seed: int, seat: int) -> None:
         return None
 
-    def act(self, handles, obs, masks, states, seats):
+    def act(self, handles, obs, masks, states, seats) -> np.ndarray:
         return np.asarray(self.policy.act_batch(obs, masks), np.int64)
 
 
@@ -56,7 +56,7 @@ class BotController:
         self.spec, self.env_name, self.env_options = spec, env_name, dict(env_options or {})
         self.make_agent = make_agent
 
-    def start(self, seed: int, seat: int):
+    def start(self, seed: int, seat: int) -> Agent:
         bot = self.make_agent(self.spec, self.env_name, seed=seed, env_options=self.env_options)
         if hasattr(bot, "reset"):
             bot.reset()
@@ -69,7 +69,7 @@ class BotController:
         return out
 
 
-def as_controller(x, env_name: str, env_options: dict | None = None):
+def as_controller(x, env_name: str, env_options: dict | None = None) -> PolicyController | BotController:
     if isinstance(x, str):
         return BotController(x, env_name, env_options)
     if hasattr(x, "act_batch"):

@@ -46,7 +46,7 @@ class ActorCritic(nn.Module):
     def value(self, cobs: torch.Tensor) -> torch.Tensor:
         return self.critic(cobs).squeeze(-1)
 
-    def evaluate(self, obs, mask, cobs, actions):
+    def evaluate(self, obs, mask, cobs, actions) -> tuple:
         """(log-prob of ``actions``, entropy over the legal actions, value)."""
         logits = self.masked_logits(obs, mask)
         logp_all = torch.log_softmax(logits, -1)
@@ -56,7 +56,7 @@ class ActorCritic(nn.Module):
         return logp, ent, self.value(cobs)
 
     @torch.no_grad()
-    def act(self, obs, mask, generator=None, greedy=False):
+    def act(self, obs, mask, generator=None, greedy=False) -> tuple:
         logits = self.masked_logits(obs, mask)
         if greedy:
             a = logits.argmax(-1)
@@ -80,7 +80,7 @@ class TorchPolicy:
         self.greedy = greedy
 
     @torch.no_grad()
-    def act_batch(self, obs, masks):
+    def act_batch(self, obs, masks) -> np.ndarray:
         logits = self.actor(torch.from_numpy(np.asarray(obs, np.float32)))
         logits = logits.masked_fill(~torch.from_numpy(np.asarray(masks) > 0), NEG)
         if self.greedy:

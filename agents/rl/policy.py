@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -78,7 +79,7 @@ class NumpyPolicy:
         path_npz.with_suffix(".json").write_text(json.dumps(cfg, indent=1, sort_keys=False) + "\n")
 
     @classmethod
-    def from_files(cls, path_npz) -> "NumpyPolicy":
+    def from_files(cls, path_npz) -> NumpyPolicy:
         path_npz = Path(path_npz)
         cfg_path = path_npz.with_suffix(".json")
         config = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
@@ -139,7 +140,7 @@ def _cached_policy(path: str) -> NumpyPolicy:
     return _POLICIES[key]
 
 
-def factory(env_name: str, path=None, greedy: bool = True):
+def factory(env_name: str, path=None, greedy: bool = True) -> Callable:
     """An arena factory ``f(env_name, seed, env_options) -> RLAgent`` for a checkpoint (default: shipped)."""
     p = str(Path(path) if path is not None else checkpoint_path(env_name))
 

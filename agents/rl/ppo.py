@@ -82,7 +82,7 @@ class PPOConfig:
         return d
 
     @classmethod
-    def from_json(cls, d: dict) -> "PPOConfig":
+    def from_json(cls, d: dict) -> PPOConfig:
         d = dict(d)
         d["hidden"] = tuple(d.get("hidden", (256, 256)))
         d["eval_opponents"] = tuple(d.get("eval_opponents", ("random",)))

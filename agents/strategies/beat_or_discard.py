@@ -24,8 +24,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from kozel_env.cards.beat_or_discard import (A_DOWN, A_PASS, A_PLAY, PH_ANSWER, PH_CLAIM, PH_EQUALISE, PH_LEAD,
-                                            PH_REBEAT, STRENGTH, beat_sets)
+from kozel_env.cards.beat_or_discard import (
+    A_DOWN,
+    A_PASS,
+    A_PLAY,
+    PH_ANSWER,
+    PH_CLAIM,
+    PH_EQUALISE,
+    PH_LEAD,
+    PH_REBEAT,
+    STRENGTH,
+    beat_sets,
+)
 from kozel_env.cards.deck import FULL_DECK, NUM_CARDS, POINTS, SUIT_MASK, SUIT_OF
 
 from . import ViewStrategy

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kozel_env.cards.deck import POINTS, SUIT_MASK, deck_mask
-from kozel_env.cards.queens_and_jacks import EFF, FOLLOW, NAME_BASE, QJ_MASK, STRENGTH, TRUMP_MASK
+from kozel_env.cards.deck import POINTS, deck_mask
+from kozel_env.cards.queens_and_jacks import EFF, FOLLOW, NAME_BASE, STRENGTH, TRUMP_MASK
 from kozel_env.core.bits import bits as _bits
 
 _W36 = 2.0 ** np.arange(36)
@@ -217,7 +217,6 @@ class Strategy:
         return True
 
     def _lead(self, legal, hand, t, unseen, unseen_trumps, voids) -> int:
-        trumps = TRUMP_MASK[t]
         mine_t = [c for c in legal if EFF[t][c] == t]
         top_unseen = max((STRENGTH[x] for x in _bits(unseen_trumps)), default=-1)
         if mine_t:

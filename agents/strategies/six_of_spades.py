@@ -22,8 +22,20 @@ from __future__ import annotations
 import numpy as np
 
 from kozel_env.cards.deck import FULL_DECK, NUM_CARDS, POINTS, SUIT_MASK, SUIT_OF
-from kozel_env.cards.six_of_spades import (A_BEAT, A_DOWN, A_LEAD, A_MOLODKA, A_MOSKVA, A_PASS, BEATEN_BY,
-                                           HAND, SIX_BIT, SIX_S, STRENGTH, covers)
+from kozel_env.cards.six_of_spades import (
+    A_BEAT,
+    A_DOWN,
+    A_LEAD,
+    A_MOLODKA,
+    A_MOSKVA,
+    A_PASS,
+    BEATEN_BY,
+    HAND,
+    SIX_BIT,
+    SIX_S,
+    STRENGTH,
+    covers,
+)
 from kozel_env.core.bits import bits as _bits
 
 from . import ViewStrategy

@@ -19,7 +19,7 @@ picked for a move it is still building are raised, for the same two. Per game:
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -51,8 +51,8 @@ def _rank(card: int) -> str:
     return "10" if r == "T" else r
 
 
-@lru_cache(maxsize=None)
-def card_sprite(card: int, face_down_tint: bool = False):
+@cache
+def card_sprite(card: int, face_down_tint: bool = False) -> tuple:
     """``(rgb, mask)`` of a face-up card: rank and small suit in the top-left corner (visible when
     cards overlap), a large suit in the middle. ``face_down_tint``: the grey of a card laid face down
     that its owner may still see."""
@@ -66,8 +66,8 @@ def card_sprite(card: int, face_down_tint: bool = False):
     return img, R.rounded_mask(CARD_W, CARD_H, 4)
 
 
-@lru_cache(maxsize=None)
-def mini_sprite(card: int, face_down_tint: bool = False):
+@cache
+def mini_sprite(card: int, face_down_tint: bool = False) -> tuple:
     """``(rgb, mask)`` of a small face-up card (rank over suit), for played and laid cards."""
     img = R.canvas(MINI_H, MINI_W, DOWN_FACE if face_down_tint else FACE)
     R.outline_rect(img, 0, 0, MINI_W, MINI_H, CARD_EDGE, 1, 3)
@@ -77,8 +77,8 @@ def mini_sprite(card: int, face_down_tint: bool = False):
     return img, R.rounded_mask(MINI_W, MINI_H, 3)
 
 
-@lru_cache(maxsize=None)
-def back_sprite(w: int = CARD_W, h: int = CARD_H):
+@cache
+def back_sprite(w: int = CARD_W, h: int = CARD_H) -> tuple:
     """``(rgb, mask)`` of a card back: a lattice inside a white border."""
     img = R.canvas(h, w, BACK_EDGE)
     inner = np.zeros((h - 4, w - 4, 3), np.uint8)

@@ -1,1 +1,2 @@
-"""Engine-independent building blocks: rng, bitmasks, observation specs, the ledger, the engine contract, the AEC adapter base."""
+"""Engine-independent building blocks: rng, bitmasks, observation specs, the ledger, the engine contract,
+the AEC adapter base."""

@@ -118,7 +118,7 @@ class State(ABC):
         ...
 
     @abstractmethod
-    def clone(self) -> "State":
+    def clone(self) -> State:
         ...
 
     @abstractmethod

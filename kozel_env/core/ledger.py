@@ -67,7 +67,7 @@ class Ledger:
         if not (len(self.scores) == len(self.opened) == len(self.memory) == n):
             raise ValueError(f"ledger needs {n} sides")
 
-    def clone(self) -> "Ledger":
+    def clone(self) -> Ledger:
         c = Ledger.__new__(Ledger)
         c.rules = self.rules
         c.scores = self.scores[:]

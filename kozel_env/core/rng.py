@@ -15,7 +15,7 @@ class Rng:
     def __init__(self, seed: int = 0):
         self.s = int(seed) & _M64
 
-    def clone(self) -> "Rng":
+    def clone(self) -> Rng:
         r = Rng.__new__(Rng)
         r.s = self.s
         return r

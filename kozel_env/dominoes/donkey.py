@@ -29,10 +29,10 @@ D4.2), is reachable.
 """
 from __future__ import annotations
 
-from ..core.bits import bits
-from ..core.errors import IllegalActionError, InvalidOptionError, KozelError
 import numpy as np
 
+from ..core.bits import bits
+from ..core.errors import IllegalActionError, InvalidOptionError, KozelError
 from ..core.spec import BITS14, FLOAT_BYTES, Part
 from .engine import DEAD, NONE, SUITX, DominoesState
 from .game import DominoesGame
@@ -62,7 +62,7 @@ class DonkeyState(DominoesState):
         self.move_slots = 0
         super()._start_deal(hands, order)
 
-    def clone(self) -> "DonkeyState":
+    def clone(self) -> DonkeyState:
         c = super().clone()
         c.house = self.house
         c.move_slots = self.move_slots

@@ -16,10 +16,9 @@ from the stock (RULES D2.2, D5.3), dealing and redeals (RULES D1.6), scoring, th
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from types import MappingProxyType
 
-from ..core.bits import bits
 from ..core.errors import InvalidOptionError, KozelError
 from ..core.game import Deferred, State
 from ..core.ledger import Ledger
@@ -27,8 +26,21 @@ from ..core.options import Bool, Bools, Int, Ints, Text, Texts, check_setup
 from ..core.rng import Rng
 from . import knowledge
 from .rules import DominoesRules
-from .tiles import (ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, IS_DOUBLE, LOW, NUM_TILES, OTHER, SUIT,
-                    TILE_ID, parse_tiles, pip_total, tile_str, tiles_str)
+from .tiles import (
+    ALL_TILES,
+    DOUBLE,
+    DOUBLES_MASK,
+    HIGH,
+    LOW,
+    NUM_TILES,
+    OTHER,
+    SUIT,
+    TILE_ID,
+    parse_tiles,
+    pip_total,
+    tile_str,
+    tiles_str,
+)
 
 DEAD = 7
 """End value of a closed (dead) end."""
@@ -47,7 +59,7 @@ def _dealt(hands: tuple, order) -> dict:
     return {"hands": [tiles_str(h) for h in hands], "stock": [tile_str(t) for t in order] if order else None}
 
 
-@lru_cache(maxsize=None)
+@cache
 def setup_checks(rules: DominoesRules) -> dict:
     """The ``reset(options=...)`` keys these rules accept, each with what it allows (one home:
     :mod:`kozel_env.core.options`); the consistency of the whole set-up is checked by the state."""
@@ -90,7 +102,6 @@ class DominoesState(State):
         setup = check_setup(setup_checks(rules), setup, rules.name, self.SETUP_KEYS)
         self.rules = rules
         self.rng = Rng(seed)
-        n = rules.num_players
         ns = rules.num_sides
         scores = setup.get("scores", [0] * ns)
         memory = setup.get("memory", [0] * ns)
@@ -227,7 +238,7 @@ class DominoesState(State):
         return knowledge.opening_lead(self.rules.opening, self.hands)
 
     # ------------------------------------------------------------------ copying
-    def clone(self) -> "DominoesState":
+    def clone(self) -> DominoesState:
         c = object.__new__(type(self))
         c.rules = self.rules
         c.rng = self.rng.clone()

@@ -18,8 +18,7 @@ from ..core.bits import bits
 from ..core.errors import IllegalActionError, InvalidOptionError, KozelError
 from ..core.game import Game
 from ..core.rng import Rng
-from ..core.spec import (BITS7, BITS14, FLOAT_BYTES, ObsSpec, Part, floats_from_bytes, onehot_bytes,
-                         unpack_masks)
+from ..core.spec import BITS7, BITS14, FLOAT_BYTES, ObsSpec, Part, floats_from_bytes, onehot_bytes, unpack_masks
 from . import knowledge
 from .engine import DEAD, DOUBLE_PAIRS, NONE, PAIR_INDEX, DominoesState, needs_redeal, setup_checks
 from .rules import DominoesRules

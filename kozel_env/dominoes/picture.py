@@ -13,7 +13,7 @@ part of the state, so the line is drawn as its ends and the number of tiles on i
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -47,7 +47,7 @@ def _pips(img: np.ndarray, x: int, y: int, size: int, value: int) -> None:
         R.fill_circle(img, x + at[c], y + at[w], r, PIP)
 
 
-@lru_cache(maxsize=None)
+@cache
 def tile_sprite(tile: int, w: int) -> np.ndarray:
     """``(rgb, mask)`` of tile ``tile`` standing up, ``w`` by ``2w + 1`` (two ``w`` squares and the line
     between them): its smaller half on top."""
@@ -62,7 +62,7 @@ def tile_sprite(tile: int, w: int) -> np.ndarray:
     return img, R.rounded_mask(w, h, rad)
 
 
-@lru_cache(maxsize=None)
+@cache
 def back_sprite(w: int) -> np.ndarray:
     """``(rgb, mask)`` of a face-down tile, ``w`` by ``2w + 1``."""
     h = 2 * w + 1
@@ -74,7 +74,7 @@ def back_sprite(w: int) -> np.ndarray:
     return img, R.rounded_mask(w, h, rad)
 
 
-@lru_cache(maxsize=None)
+@cache
 def end_sprite(value: int, size: int = END) -> np.ndarray:
     """``(rgb, mask)`` of an end of the line: a half tile showing ``value``; a dead end (a closed double,
     RULES D4.3) is a face-down half with a cross; an unused slot is an empty frame."""

@@ -18,7 +18,7 @@ def positions(name: str, opts: dict, seed: int, episode: str = "deal", limit: in
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     n = 0
-    for agent in env.agent_iter(limit):
+    for _agent in env.agent_iter(limit):
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)

@@ -131,7 +131,7 @@ def test_pimc_decides_from_the_seats_view_only(name):
 def test_pimc_needs_the_state():
     env = load("dominoes_v0").env()
     env.reset(seed=1)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, *_ = env.last()
         if obs["action_mask"].sum() > 1:
             break

@@ -12,8 +12,18 @@ import numpy as np
 import pytest
 
 from kozel_env.cards.beat_or_discard import (
-    A_CLAIM, A_DOWN, A_PASS, A_PLAY, PH_ANSWER, PH_CLAIM, PH_EQUALISE, PH_LEAD, PH_REBEAT, BeatOrDiscardGame,
-    longest_suit, lowest_diamond_seat,
+    A_CLAIM,
+    A_DOWN,
+    A_PASS,
+    A_PLAY,
+    PH_ANSWER,
+    PH_CLAIM,
+    PH_EQUALISE,
+    PH_LEAD,
+    PH_REBEAT,
+    BeatOrDiscardGame,
+    longest_suit,
+    lowest_diamond_seat,
 )
 from kozel_env.cards.deck import DIAMONDS, FULL_DECK, SUIT_MASK, parse_card, parse_cards
 from kozel_env.core.bits import bits
@@ -429,7 +439,7 @@ def _thermo(k: int, width: int) -> list:
 def test_observation_parts_decode_to_the_state(cfg):
     game = GAMES[cfg]
     r = game.rules
-    n, S, hs = game.num_players, game.num_sides, r.hand_size
+    n, hs = game.num_players, r.hand_size
     for st in positions(game, 8, 150)[::3]:
         for p in range(n):
             v = {k: a.astype(int).tolist() for k, a in game.obs_spec.view(game.observe(st, p)).items()}
@@ -443,7 +453,7 @@ def test_observation_parts_decode_to_the_state(cfg):
             assert v["table"] == [_row(st.table_up[q]) for q in rel]
             assert v["known"] == [_row(st.known[q]) for q in rel]
             assert v["pile_seen"] == [_row(st.piles_up[s] | (st.piles[s] & st.laid_down[p])) for s in srel]
-            one = lambda seat: [1 if seat >= 0 and q == seat else 0 for q in rel]  # noqa: E731
+            one = lambda seat, rel=rel: [1 if seat >= 0 and q == seat else 0 for q in rel]  # noqa: E731
             assert v["leader"] == one(-1 if st.terminal else st.leader)
             assert v["last_beater"] == one(st.last_beater)
             assert v["locked"] == [st.locked >> q & 1 for q in rel]

@@ -6,16 +6,37 @@ section C1 (C1.1-C1.17), "C" its card-points line. Tests named ``..._quick`` use
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
 from kozel_env.cards.beat_or_discard import (
-    A_CLAIM, A_DOWN, A_PASS, A_PLAY, PH_ANSWER, PH_CLAIM, PH_EQUALISE, PH_LEAD, PH_REBEAT, BeatOrDiscardGame,
-    ORDER, beats_card, longest_suit, penalty,
+    A_CLAIM,
+    A_DOWN,
+    A_PASS,
+    A_PLAY,
+    ORDER,
+    PH_ANSWER,
+    PH_CLAIM,
+    PH_EQUALISE,
+    PH_LEAD,
+    PH_REBEAT,
+    BeatOrDiscardGame,
+    beats_card,
+    longest_suit,
+    penalty,
 )
-from kozel_env.cards.deck import (DIAMONDS, FULL_DECK, HEARTS, SPADES, card_str, cards_str, parse_card, parse_cards,
-                                  points)
+from kozel_env.cards.deck import (
+    DIAMONDS,
+    FULL_DECK,
+    HEARTS,
+    SPADES,
+    card_str,
+    cards_str,
+    parse_card,
+    parse_cards,
+    points,
+)
 from kozel_env.core.errors import IllegalActionError, InvalidOptionError
 
 GAME = GAME6 = BeatOrDiscardGame()
@@ -41,7 +62,7 @@ def new(hands=None, game=GAME, seed=0, **setup):
     return game.new_state(seed, setup)
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_for(rules) -> BeatOrDiscardGame:
     """The game of a state's rules config (a state does not hold its game)."""
     return BeatOrDiscardGame(rules)

@@ -8,10 +8,24 @@ from __future__ import annotations
 import pytest
 
 from kozel_env.cards.deck import (
-    DECK_32, FULL_DECK, RANK_MASK, R6, card_str, cards_str, parse_card, parse_cards, points,
+    DECK_32,
+    FULL_DECK,
+    R6,
+    RANK_MASK,
+    card_str,
+    cards_str,
+    parse_card,
+    parse_cards,
+    points,
 )
 from kozel_env.cards.queens_and_jacks import (
-    EFF, FOLLOW, STRENGTH, TRUMP_MASK, QueensAndJacksGame, QueensAndJacksRules, hand_value,
+    EFF,
+    FOLLOW,
+    STRENGTH,
+    TRUMP_MASK,
+    QueensAndJacksGame,
+    QueensAndJacksRules,
+    hand_value,
 )
 from kozel_env.core.bits import bits
 from kozel_env.core.errors import IllegalActionError, InvalidOptionError

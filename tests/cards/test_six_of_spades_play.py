@@ -12,8 +12,19 @@ import pytest
 
 from kozel_env.cards.deck import FULL_DECK, parse_card, parse_cards
 from kozel_env.cards.six_of_spades import (
-    A_BEAT, A_DOWN, A_LEAD, A_MOLODKA, A_PASS, MOLODKA, PH_ANSWER, PH_CALL, PH_LEAD, SIX_S,
-    SixOfSpadesGame, call_kind, covers,
+    A_BEAT,
+    A_DOWN,
+    A_LEAD,
+    A_MOLODKA,
+    A_PASS,
+    MOLODKA,
+    PH_ANSWER,
+    PH_CALL,
+    PH_LEAD,
+    SIX_S,
+    SixOfSpadesGame,
+    call_kind,
+    covers,
 )
 from kozel_env.core.bits import bits
 from kozel_env.core.rng import Rng, as_rng

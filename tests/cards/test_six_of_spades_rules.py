@@ -10,8 +10,23 @@ import pytest
 
 from kozel_env.cards.deck import FULL_DECK, POINTS, card_str, parse_card, parse_cards, points
 from kozel_env.cards.six_of_spades import (
-    A_BEAT, A_DOWN, A_LEAD, A_MOLODKA, A_MOSKVA, A_PASS, MOLODKA, MOSKVA, NUM_ACTIONS, PH_ANSWER, PH_CALL,
-    PH_LEAD, SIX_S, SixOfSpadesGame, beats, call_kind, covers,
+    A_BEAT,
+    A_DOWN,
+    A_LEAD,
+    A_MOLODKA,
+    A_MOSKVA,
+    A_PASS,
+    MOLODKA,
+    MOSKVA,
+    NUM_ACTIONS,
+    PH_ANSWER,
+    PH_CALL,
+    PH_LEAD,
+    SIX_S,
+    SixOfSpadesGame,
+    beats,
+    call_kind,
+    covers,
 )
 from kozel_env.core.bits import bits
 from kozel_env.core.errors import IllegalActionError, InvalidOptionError

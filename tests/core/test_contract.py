@@ -10,9 +10,9 @@ import pytest
 
 from kozel_env.core.errors import IllegalActionError
 from kozel_env.core.rng import Rng, as_rng
+from kozel_env.registry import load
 
 from ..conftest import ENV_CASES
-from kozel_env.registry import load
 
 
 def _game(name, opts):

@@ -353,7 +353,7 @@ def test_d1_9_no_bald_goats_after_a_fish():
 def test_env_infos_at_deal_end_and_match_end():
     env = dominoes_v0.env()
     env.reset(seed=1, options={"scores": [100, 100], "opened": [True, True]})
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, _, info = env.last()
         if term:
             assert info["match"]["goats"] and info["deals"][-1]["ended_by"] in ("out", "fish")

@@ -26,11 +26,11 @@ def test_flat_infos_keep_the_buffer_clean_the_default_ones_do_not(infos):
     deal whose lists have another length (eggs: no winners) fails to stack (ValueError), whichever comes first
     in the deals drawn; "flat" and "none" stack cleanly."""
     import numpy as np
+    from tianshou.algorithm import MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
     from tianshou.data import Collector, VectorReplayBuffer
     from tianshou.data.buffer.buffer_base import MalformedBufferError
     from tianshou.env import DummyVectorEnv
     from tianshou.env.pettingzoo_env import PettingZooEnv
-    from tianshou.algorithm import MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
 
     from kozel_env.registry import make
 

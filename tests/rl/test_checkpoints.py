@@ -33,7 +33,7 @@ def test_checkpoint_loads_in_one_line_and_plays_legal_moves(env_name):
     bot = agents.rl.load(env_name)
     env.reset(seed=3)
     moves = 0
-    for name in env.agent_iter():
+    for _name in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)

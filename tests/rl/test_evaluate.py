@@ -1,12 +1,12 @@
 """The batched duplicate-deal evaluator plays exactly what the arena plays (same deals, seatings, bot seeds
 and scoring), so training-time evaluations and the baseline table are on the same footing."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from agents.arena import evaluate as arena_evaluate
 from agents.rl.evaluate import evaluate
-from pathlib import Path
-
 from agents.rl.policy import CHECKPOINT_DIR as CHECKPOINTS
 from agents.rl.policy import NumpyPolicy, RLAgent
 from kozel_env.registry import ENVIRONMENTS

@@ -144,9 +144,25 @@ from .engine import BeatOrDiscardState
 from .game import BeatOrDiscardGame
 from .rules import CLASSIC, MODES, BeatOrDiscardRules, make_rules, setup_checks
 from .scoring import penalty
-from .tables import (A_CLAIM, A_DOWN, A_PASS, A_PLAY, NUM_ACTIONS, ORDER, PH_ANSWER, PH_CLAIM, PH_EQUALISE,
-                     PH_LEAD, PH_OVER, PH_REBEAT, PHASE_NAMES, STRENGTH, cards_text, longest_suit,
-                     lowest_diamond_seat)
+from .tables import (
+                     A_CLAIM,
+                     A_DOWN,
+                     A_PASS,
+                     A_PLAY,
+                     NUM_ACTIONS,
+                     ORDER,
+                     PH_ANSWER,
+                     PH_CLAIM,
+                     PH_EQUALISE,
+                     PH_LEAD,
+                     PH_OVER,
+                     PH_REBEAT,
+                     PHASE_NAMES,
+                     STRENGTH,
+                     cards_text,
+                     longest_suit,
+                     lowest_diamond_seat,
+)
 
 WORKED_EXAMPLE = __doc__[__doc__.index("Worked example:"):__doc__.index("Choices where RULES.md")].rstrip() + "\n"
 """The docstring's worked example (the environment's documentation and the README repeat it)."""

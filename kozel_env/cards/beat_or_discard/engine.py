@@ -13,9 +13,25 @@ from ...core.game import State
 from ..deck import FULL_DECK
 from .beats import beat_sets, can_beat
 from .scoring import DealFlow
-from .tables import (A_DOWN, A_PASS, A_PLAY, B_CLAIM, B_DOWN, B_PASS, B_PLAY, PH_ANSWER, PH_CLAIM,
-                     PH_EQUALISE, PH_LEAD, PH_OVER, PH_REBEAT, SUIT_OF_CARD, cards_text, longest_suit,
-                     mask_to_actions)
+from .tables import (
+    A_DOWN,
+    A_PASS,
+    A_PLAY,
+    B_CLAIM,
+    B_DOWN,
+    B_PASS,
+    B_PLAY,
+    PH_ANSWER,
+    PH_CLAIM,
+    PH_EQUALISE,
+    PH_LEAD,
+    PH_OVER,
+    PH_REBEAT,
+    SUIT_OF_CARD,
+    cards_text,
+    longest_suit,
+    mask_to_actions,
+)
 
 
 class BeatOrDiscardState(DealFlow, State):
@@ -178,7 +194,7 @@ class BeatOrDiscardState(DealFlow, State):
         ph = self.phase
         return ph == PH_CLAIM or (ph == PH_ANSWER and self.claim_possible(self.current_player))
 
-    def clone(self) -> "BeatOrDiscardState":
+    def clone(self) -> BeatOrDiscardState:
         c = BeatOrDiscardState.__new__(BeatOrDiscardState)
         c.rules = self.rules
         c.rng = self.rng.clone()

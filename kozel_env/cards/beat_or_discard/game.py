@@ -19,8 +19,20 @@ from .engine import BeatOrDiscardState
 from .rules import CLASSIC, BeatOrDiscardRules, make_rules, setup_checks
 from .sample import sample_consistent as _sample_consistent
 from .setup import new_state as _new_state
-from .tables import (A_CLAIM, A_DOWN, A_PASS, A_PLAY, NUM_ACTIONS, PH_ANSWER, PH_EQUALISE, PH_LEAD, PH_REBEAT,
-                     PHASE_NAMES, cards_text, longest_suit)
+from .tables import (
+    A_CLAIM,
+    A_DOWN,
+    A_PASS,
+    A_PLAY,
+    NUM_ACTIONS,
+    PH_ANSWER,
+    PH_EQUALISE,
+    PH_LEAD,
+    PH_REBEAT,
+    PHASE_NAMES,
+    cards_text,
+    longest_suit,
+)
 
 CLAIM_NS = (4, 5, 6)
 """The N a claim can announce (C1.13: four or more cards of one suit, at most a full hand of six)."""

@@ -9,7 +9,7 @@ game (C1.15). :func:`setup_checks` declares the ``reset(options=...)`` keys.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from types import MappingProxyType
 
 from ...core.errors import InvalidOptionError
@@ -68,7 +68,7 @@ def make_rules(base: BeatOrDiscardRules, options: dict) -> BeatOrDiscardRules:
     return _make_rules(base, options)
 
 
-@lru_cache(maxsize=None)
+@cache
 def setup_checks(rules: BeatOrDiscardRules) -> dict:
     """The ``reset(options=...)`` keys and what each allows (see :mod:`.setup`)."""
     n, S = rules.num_players, rules.num_sides

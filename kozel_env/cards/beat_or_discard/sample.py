@@ -23,11 +23,15 @@ an inconsistent state).
 from __future__ import annotations
 
 from math import comb
+from typing import TYPE_CHECKING
 
 from ...core.bits import bits
 from ...core.rng import Rng
 from ..deck import FULL_DECK, SUIT_MASK
 from .tables import ACES, SIXES, lowest_diamond_seat
+
+if TYPE_CHECKING:
+    from .engine import BeatOrDiscardState
 
 TRIES = 64
 
@@ -54,7 +58,7 @@ def _claim_group(rem: int, fixed: int, x: int, lo: int, hi: int, rng: Rng):
     if not total:
         return None
     pick = rng.below(total)
-    for w, cs in opts:
+    for w, cs in opts:  # noqa: B007 - cs is the pick, read after the loop
         if pick < w:
             break
         pick -= w
@@ -67,7 +71,7 @@ def _claim_group(rem: int, fixed: int, x: int, lo: int, hi: int, rng: Rng):
     return out
 
 
-def sample_consistent(st, player: int, rng: Rng):
+def sample_consistent(st: BeatOrDiscardState, player: int, rng: Rng) -> BeatOrDiscardState | None:
     """A state giving ``player`` the same observation as ``st``, with everything it cannot see re-dealt.
 
     Hidden from ``player``: the other hands, their face-down cards on the table and in the tricks, the

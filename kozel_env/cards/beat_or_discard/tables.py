@@ -12,8 +12,8 @@ Cards are the ids of :mod:`kozel_env.cards.deck` (``suit * 9 + rank``); card poi
 """
 from __future__ import annotations
 
-from ..deck import DIAMONDS, NUM_CARDS, R6, RA, RANK_MASK, SUIT_MASK, card_str, strength_table
 from ...core.bits import bits
+from ..deck import DIAMONDS, NUM_CARDS, R6, RA, RANK_MASK, SUIT_MASK, card_str, strength_table
 
 ORDER = "6789JQKTA"
 """Seed 002 / RULES C1.2: ranks low to high (the ten between the king and the ace)."""

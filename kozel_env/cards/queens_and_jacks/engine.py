@@ -161,7 +161,7 @@ class QueensAndJacksState(State):
         if hands[w] == 0:  # everybody is out of cards: the hand is over
             self._finish_hand()
 
-    def clone(self) -> "QueensAndJacksState":
+    def clone(self) -> QueensAndJacksState:
         c = QueensAndJacksState.__new__(QueensAndJacksState)
         c.rules = self.rules
         c.rng = self.rng.clone()

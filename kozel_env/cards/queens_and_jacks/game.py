@@ -16,11 +16,11 @@ from ...core.game import Game
 from ...core.rng import Rng
 from ...core.spec import ObsSpec, Part
 from ..deck import FULL_DECK, NUM_CARDS, SUIT_NAMES, SUIT_OF, SUITS, card_str, cards_str, parse_card, points
+from .engine import PHASE_NAMING, QueensAndJacksState
+from .rules import CLASSIC, QueensAndJacksRules, make_rules, setup_checks
 from .sample import sample_consistent as _sample_consistent
 from .setup import new_state as _new_state
 from .setup import parse_suit
-from .engine import PHASE_NAMING, QueensAndJacksState
-from .rules import CLASSIC, QueensAndJacksRules, make_rules, setup_checks
 from .tables import NAME_BASE, NUM_ACTIONS, STRENGTH, TRUMP_MASK
 
 # -- the observation layout --------------------------------------------------------------------------------

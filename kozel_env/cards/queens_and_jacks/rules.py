@@ -8,7 +8,7 @@ against 1+3) come from :class:`~kozel_env.core.options.RulesBase`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from types import MappingProxyType
 
 from ...core.ledger import LedgerRules
@@ -52,7 +52,7 @@ SUIT_CHOICES = ("C", "D", "H", "S", "clubs", "diamonds", "hearts", "spades", 0, 
 """What the ``trump`` reset option accepts (a suit letter, name or index of :mod:`kozel_env.cards.deck`)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def setup_checks(rules: QueensAndJacksRules) -> dict:
     """The ``reset(options=...)`` keys and what each allows (see
     :meth:`~kozel_env.cards.queens_and_jacks.game.QueensAndJacksGame.new_state`); checked by the shared
