@@ -10,8 +10,8 @@ trick (C1.8) and the start of the next round; the deal, the refill and the scori
 from __future__ import annotations
 
 from ...core.game import State
-from ..deck import FULL_DECK
 from .beats import beat_sets, can_beat
+from .invariants import check_invariants
 from .scoring import DealFlow
 from .tables import (
     A_DOWN,
@@ -579,47 +579,5 @@ class BeatOrDiscardState(DealFlow, State):
         self._equalise_next(p)
 
     def check_invariants(self) -> None:
-        """Every card exactly once (hands, stock, table, tricks); the public/face-down bookkeeping is
-        consistent; scores never negative and below the target while the match runs (C1.16-17); the seat
-        to move has a real choice (two or more legal actions)."""
-        r = self.rules
-        n = r.num_players
-        seen = self.stock
-        for m in self.hands + self.table_up + self.table_down + self.piles:
-            assert not seen & m, "a card is in two places"
-            seen |= m
-        assert seen == FULL_DECK, "a card is missing"
-        for s in range(r.num_sides):
-            assert self.piles_up[s] & ~self.piles[s] == 0
-            assert self.tricks[s] > 0 or self.piles[s] == 0, "cards in a pile without a trick"
-        allp = 0
-        for p in self.piles:
-            allp |= p
-        up = 0
-        for m in self.piles_up:
-            up |= m
-        for q in range(n):
-            assert self.known[q] & ~(self.hands[q] | self.table_down[q]) == 0, "known card not held"
-            assert self.laid_down[q] & ~(self.table_down[q] | allp) == 0, "face-down card lost"
-            assert self.table_down[q] & ~self.laid_down[q] == 0
-            assert self.laid_down[q] & up == 0
-            assert self.hands[q].bit_count() <= r.hand_size
-            if self.out >> q & 1 and not self.terminal:  # a match ended by C1.14 keeps the hands as dealt
-                assert not self.hands[q], "a seat out of the match holds cards"
-        assert all(v >= 0 for v in self.ledger.scores)
-        assert sum(1 << c for c in self.stock_seq) == self.stock and len(self.stock_seq) == self.stock.bit_count()
-        if self.terminal:
-            assert self.current_player == -1 and self.match_result is not None and self.phase == PH_OVER
-            return
-        if r.pairs:
-            assert all(v < r.target for v in self.ledger.scores), "a side at the target but the match runs"
-        else:
-            act = self.active_seats()
-            assert len(act) >= 2 and all(self.ledger.scores[q] < r.target for q in act)
-        cp = self.current_player
-        assert 0 <= cp < n and not self.out >> cp & 1
-        assert self.picked & ~self.hands[cp] == 0
-        if self.last_beater >= 0:
-            assert self.top and self.top & ~self.table_up[self.last_beater] == 0
-        m = self.legal_mask()
-        assert m & (m - 1) or (m and self.public_ask()), "the seat to move has no real choice"
+        """The conservation laws of the game (:func:`.invariants.check_invariants`)."""
+        check_invariants(self)
