@@ -213,11 +213,13 @@ class Game(ABC):
         may take it now, else :class:`IllegalActionError` naming the move and the legal moves (its ``action``
         is the id when a well-formed id was masked out). Nothing changes. ``who`` names the mover in the
         message (default ``player_<seat>``); ``legal`` is ``state.legal_actions()`` when the caller has it."""
+        if legal is None:
+            legal = state.legal_actions()
+        if type(action) is int and action in legal:  # the common case, first (legal is [] when terminal)
+            return action
         who = who or f"player_{state.current_player}"
         if state.terminal:
             raise IllegalActionError(f"{who} cannot act: the match is over (got {action!r})")
-        if legal is None:
-            legal = state.legal_actions()
 
         def legal_text() -> str:
             return ", ".join(f"{a}={self.action_to_string(state, a)}" for a in legal)
