@@ -18,7 +18,9 @@ For each decision with more than one legal move:
    ``z`` standard errors (so a few noisy deals do not overturn a sound rule).
 
 Options (``pimc:n=32,depth=8,z=1``): ``n``, ``rollout``, ``depth`` (0: to the end of the deal), ``z``,
-``prune``, ``nest`` (in each playout the seat's own next decision is itself searched with ``nest`` imagined
+``prune``, ``work`` (a cap on the playout moves of one decision: once they pass it, no more imagined deals are
+drawn, after at least ``min_n``; 0 = no cap; it counts moves, not seconds, so play stays deterministic),
+``min_n``, ``nest`` (in each playout the seat's own next decision is itself searched with ``nest`` imagined
 deals drawn from what the seat will know then: a second level of search, expensive), ``level`` (the preset).
 
 Presets per game family (the strategy's ``pimc_levels``): ``hard`` -- a few imagined deals and short
@@ -47,7 +49,8 @@ class PIMCAgent(Agent):
 
     def __init__(self, env_name: str, seed: int = 0, env_options: dict | None = None, n: int | None = None,
                  rollout: str | None = None, level: str = "hard", depth: int | None = None,
-                 z: float | None = None, prune: float | None = None, nest: int | None = None):
+                 z: float | None = None, prune: float | None = None, nest: int | None = None,
+                 work: int | None = None, min_n: int | None = None):
         super().__init__(env_name, seed, env_options)
         self.strategy = strategy_for(self.game)
         levels = getattr(self.strategy, "pimc_levels", DEFAULT_LEVELS)
@@ -69,6 +72,11 @@ class PIMCAgent(Agent):
         self.z = float(preset.get("z", 0.0) if z is None else z)
         self.prune = float(preset.get("prune", 3.0) if prune is None else prune)
         self.nest_n = int(preset.get("nest", 0) if nest is None else nest)
+        self.work = int(preset.get("work", 0) if work is None else work)
+        self.min_n = int(preset.get("min_n", 4) if min_n is None else min_n)
+        if self.work < 0 or self.min_n < 1:
+            raise ValueError(f"pimc needs work >= 0 and min_n >= 1, got work={self.work}, min_n={self.min_n}")
+        self._moves = 0  # playout moves of the current decision (the work cap counts them)
         self._policy = self._random_policy if self.rollout == "random" else getattr(s, self.rollout)
         # A family may offer the same rule read straight from an (imagined) engine state: much faster.
         self._state_policy = getattr(s, self.rollout + "_state", None) if self.rollout != "random" else None
@@ -101,8 +109,15 @@ class PIMCAgent(Agent):
         vals = [[] for _ in range(k)]  # vals[j][i]: playout value of move j in imagined deal i
         done = 0
         batch = max(4, -(-n // 4))
+        cap = self.work if nest == self.nest_n else 0  # the cap is the decision's, not a nested search's
+        if cap:
+            self._moves = 0
         while done < n and len(active) > 1:
+            if cap and done >= self.min_n and self._moves >= cap:
+                break
             for _ in range(min(batch, n - done)):
+                if cap and done >= self.min_n and self._moves >= cap:
+                    break
                 det = game.sample_consistent(state, seat, self.krng)
                 for j in active:
                     s = det.clone()
@@ -150,6 +165,7 @@ class PIMCAgent(Agent):
                     return self._cutoff(s, seat)
                 left -= 1
             legal = s.legal_actions()
+            self._moves += 1
             if len(legal) == 1:
                 s.apply_action(legal[0])
                 continue
