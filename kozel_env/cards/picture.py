@@ -243,16 +243,13 @@ def _queens_and_jacks(game, st, viewer) -> np.ndarray:
 # ------------------------------------------------------------------------------ beat or discard (C1)
 def _beat_or_discard(game, st, viewer) -> np.ndarray:
     from .beat_or_discard import PHASE_NAMES, STRENGTH
+    from .beat_or_discard.game import score_line
 
     r = game.rules
     n = r.num_players
     led = st.ledger
     mult = led.multiplier
-    if r.pairs:
-        score = f"pair 0+2: {led.scores[0]} | pair 1+3: {led.scores[1]}"
-    else:
-        score = " | ".join(f"player_{q}: {led.scores[q]}" + (" (out)" if st.out >> q & 1 else "")
-                           for q in range(n))
+    score = score_line(st)
     title = f"{game.name}   game {st.deals_played + (0 if st.terminal else 1)}" + (f"   x{mult}" if mult > 1 else "")
     img = T.new_table(title, "penalties " + score, ("top_left", "top_right"))
     _suit_panel(img, "top_left", "trump", st.trump, SUIT_NAMES[st.trump])

@@ -301,11 +301,7 @@ class BeatOrDiscardGame(Game):
         r = self.rules
         n = r.num_players
         led = st.ledger
-        if r.pairs:
-            score = f"pair 0+2: {led.scores[0]} | pair 1+3: {led.scores[1]}"
-        else:
-            score = " | ".join(f"player_{q}: {led.scores[q]}" + (" (out)" if st.out >> q & 1 else "")
-                               for q in range(n))
+        score = score_line(st)
         mult = led.multiplier
         lines = [f"{self.name} · game {st.deals_played + (0 if st.terminal else 1)} · trump {SUIT_NAMES[st.trump]}"
                  + (f" · x{mult}" if mult > 1 else "") + f" · penalties {score}"]
@@ -350,3 +346,13 @@ class BeatOrDiscardGame(Game):
         generator with :func:`~kozel_env.core.rng.as_rng`). What is kept and how it is drawn:
         :func:`.sample.sample_consistent`."""
         return _sample_consistent(st, player, rng)
+
+
+def score_line(st: BeatOrDiscardState) -> str:
+    """The penalty points so far, for the text and picture views: per pair, or per player (``(out)`` once a
+    player is out at the target, C1.16)."""
+    r, led = st.rules, st.ledger
+    if r.pairs:
+        return f"pair 0+2: {led.scores[0]} | pair 1+3: {led.scores[1]}"
+    return " | ".join(f"player_{q}: {led.scores[q]}" + (" (out)" if st.out >> q & 1 else "")
+                      for q in range(r.num_players))
