@@ -102,6 +102,16 @@ def _slot_groups(st: SixOfSpadesState, player: int) -> tuple:
     return pool, groups
 
 
+def _place(fill: dict, left: set, gi: int, choice: list | None) -> bool:
+    """Add the cards ``choice`` to slot group ``gi`` (after the cards it already holds) and take them out of
+    ``left``; False when no such choice exists (``None``)."""
+    if choice is None:
+        return False
+    left.difference_update(choice)
+    fill[gi] = fill.get(gi, []) + choice
+    return True
+
+
 def _propose(st, groups, pool_cards, trump_slots, required, rng, constructive):
     """One assignment of the unseen cards to the slot groups (a list of card lists), or None."""
     fill = {}
@@ -119,23 +129,13 @@ def _propose(st, groups, pool_cards, trump_slots, required, rng, constructive):
     gi_hand = {key[1]: gi for gi, (key, _) in enumerate(groups) if key[0] == "hand"}
     for s, kind in required:
         gi = gi_hand[s]
-        fixed = fill.get(gi, [])
-        choice = _random_callable(kind, left, fixed, rng)
-        if choice is None:
+        if not _place(fill, left, gi, _random_callable(kind, left, fill.get(gi, []), rng)):
             return None
-        for c in choice:
-            left.discard(c)
-        fill[gi] = fixed + choice
     cp = st.current_player
     if constructive and st.phase == PH_ANSWER and cp in gi_hand and st.hands[cp].bit_count() == st.lead_size:
         gi = gi_hand[cp]
-        fixed = fill.get(gi, [])
-        choice = _random_beating(st, left, fixed, rng)
-        if choice is None:
+        if not _place(fill, left, gi, _random_beating(st, left, fill.get(gi, []), rng)):
             return None
-        for c in choice:
-            left.discard(c)
-        fill[gi] = fixed + choice
     rest = sorted(left)
     rng.shuffle(rest)
     i = 0
