@@ -1,0 +1,84 @@
+"""Bit tools of the batched engines: population counts, bit spreading, and the observation packer.
+
+An observation's 0/1 parts are OR-ed into ``uint64`` words, bit ``k`` of the packed row at flat position
+``k`` of the observation (the positions come from the game's :class:`~kozel_env.core.spec.ObsSpec`, never
+from a written number), and unpacked into the float32 rows in one call, as the scalar builders pack an
+int and call ``ObsSpec.unpack_bits``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.spec import ObsSpec
+
+U64 = np.uint64
+ONE = U64(1)
+
+
+def popcount(x: np.ndarray) -> np.ndarray:
+    """Set bits of each element, as int64."""
+    return np.bitwise_count(x).astype(np.int64)
+
+
+def bit(positions: np.ndarray) -> np.ndarray:
+    """``1 << positions`` as uint64 (positions 0..63)."""
+    return np.left_shift(ONE, positions.astype(U64))
+
+
+def lowest_bit_index(x: np.ndarray) -> np.ndarray:
+    """Index of the lowest set bit of each non-zero element (int64)."""
+    low = x & (~x + ONE)
+    return popcount(low - ONE)
+
+
+_SPREAD = [(U64(16), U64(0x0000FFFF0000FFFF)), (U64(8), U64(0x00FF00FF00FF00FF)),
+           (U64(4), U64(0x0F0F0F0F0F0F0F0F)), (U64(2), U64(0x3333333333333333)), (U64(1), U64(0x5555555555555555))]
+
+
+def spread2(x: np.ndarray) -> np.ndarray:
+    """Bit ``t`` of each 32-bit value moved to bit ``2 t`` (Morton spreading): interleaving two masks
+    ``spread2(a) | spread2(b) << 1`` puts ``a``'s bit ``t`` at ``2 t`` and ``b``'s at ``2 t + 1``."""
+    x = x & U64(0xFFFFFFFF)
+    for sh, m in _SPREAD:
+        x = (x | (x << sh)) & m
+    return x
+
+
+class Packer:
+    """Packs the first ``nbits`` positions of ``spec`` (its 0/1 parts) for a batch: :meth:`clear`, then
+    :meth:`put` each part's value, then :meth:`unpack` into the float32 rows."""
+
+    def __init__(self, spec: ObsSpec, nbits: int, num_envs: int):
+        self.spec = spec
+        self.nbits = nbits
+        self.words = np.zeros((num_envs, (nbits + 63) // 64), U64)
+
+    def clear(self) -> np.ndarray:
+        self.words[:] = 0
+        return self.words
+
+    def put(self, value: np.ndarray, name: str, *index: int, width: int = 64) -> None:
+        """OR ``value`` (uint64, at most ``width`` bits) in at the flat position of part ``name``
+        (element ``index``): bit ``j`` of ``value`` lands at ``spec.offset(name, *index) + j``."""
+        self.put_at(value, self.spec.offset(name, *index), width)
+
+    def put_at(self, value: np.ndarray, pos: int, width: int = 64) -> None:
+        w, sh = divmod(pos, 64)
+        words = self.words
+        if sh:
+            words[:, w] |= value << U64(sh)
+            if sh + width > 64:
+                words[:, w + 1] |= value >> U64(64 - sh)
+        else:
+            words[:, w] |= value
+
+    def unpack(self, out: np.ndarray) -> None:
+        """Write the packed bits as 0.0 / 1.0 into ``out[:, :nbits]``."""
+        b = self.words.astype("<u8", copy=False).view(np.uint8)
+        out[:, :self.nbits] = np.unpackbits(b, axis=1, count=self.nbits, bitorder="little")
+
+
+def unpack_mask(words: np.ndarray, count: int, out: np.ndarray) -> None:
+    """``out[:, :count]`` (an int8 mask) from packed uint64 words, bit ``k`` = action ``k``."""
+    b = np.ascontiguousarray(words, "<u8").view(np.uint8)
+    out[:, :count] = np.unpackbits(b, axis=1, count=count, bitorder="little")

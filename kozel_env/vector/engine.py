@@ -1,0 +1,106 @@
+"""The batched-engine contract: ``B`` games of one rules config held as NumPy arrays, stepped together.
+
+A batched engine is built from the scalar :class:`~kozel_env.core.game.Game` (its rules config, its tables,
+its observation layout) and plays exactly the same rules: ``tests/vector/test_identity.py`` steps every game
+of a batch beside the scalar env with the same seed and actions and compares every observation, mask,
+reward and deal result. What a batched engine provides:
+
+* ``start(idx, seeds)`` -- new matches in games ``idx``, match ``k`` from engine seed ``seeds[k]`` (what
+  ``game.new_state(seed)`` deals);
+* ``apply(actions)`` -- one decision in every game (``actions[b]`` legal for ``current_player[b]``; the
+  vector env checks it); afterwards the per-game outputs below tell what that decision ended;
+* ``observe(out)`` / ``legal_mask(out)`` / ``oracle(out)`` -- for every game, the scalar ``observe(state,
+  current_player)``, the mask of ``legal_actions()`` and ``oracle(state)``.
+
+Outputs of the last ``apply`` (one row per game): ``deal_ended`` (a deal ended), ``seat_points`` (that deal's
+``seat_points``), ``deal_written`` / ``deal_scores`` / ``deal_winners`` / ``deal_eggs`` (its ``written``,
+``scores``, winners as a side mask and ``eggs``), ``match_over`` (the match ended: the game waits for
+``start``), ``returns`` (the match's ``returns``) and ``match_winners`` (its winners as a side mask).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.game import Game
+
+
+class BatchedGame:
+    """Shared fields and outputs; a subclass (one per scalar engine) adds its state arrays and rules."""
+
+    engine_id = ""
+
+    def __init__(self, game: Game, num_envs: int, single_deal: bool = False):
+        self.game = game
+        self.rules = game.rules
+        self.num_envs = B = int(num_envs)
+        self.single_deal = bool(single_deal)
+        n = self.num_players = game.num_players
+        s = self.num_sides = len(game.sides)
+        self.num_actions = game.num_actions
+        self.obs_size = game.obs_spec.size
+        self.oracle_size = game.oracle_spec.size
+        self.side_of = np.array([game.side_of(q) for q in range(n)], np.int64)
+        self.rng = np.zeros(B, np.uint64)
+        self.current_player = np.zeros(B, np.int64)
+        self.deal_ended = np.zeros(B, bool)
+        self.seat_points = np.zeros((B, n), np.int64)
+        self.deal_written = np.zeros((B, s), np.int64)
+        self.deal_scores = np.zeros((B, s), np.int64)
+        self.deal_winners = np.zeros((B, s), bool)
+        self.deal_eggs = np.zeros(B, bool)
+        self.match_over = np.zeros(B, bool)
+        self.returns = np.zeros((B, n), np.float64)
+        self.match_winners = np.zeros((B, s), bool)
+
+    # -- the contract ------------------------------------------------------------------------------------
+    def start(self, idx: np.ndarray, seeds: np.ndarray) -> None:  # pragma: no cover - abstract
+        raise TypeError(f"{type(self).__name__} must define start()")
+
+    def apply(self, actions: np.ndarray) -> None:  # pragma: no cover - abstract
+        raise TypeError(f"{type(self).__name__} must define apply()")
+
+    def observe(self, out: np.ndarray | None = None) -> np.ndarray:  # pragma: no cover - abstract
+        raise TypeError(f"{type(self).__name__} must define observe()")
+
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:  # pragma: no cover - abstract
+        raise TypeError(f"{type(self).__name__} must define legal_mask()")
+
+    def oracle(self, out: np.ndarray | None = None) -> np.ndarray:  # pragma: no cover - abstract
+        raise TypeError(f"{type(self).__name__} must define oracle()")
+
+    # -- shared helpers ----------------------------------------------------------------------------------
+    def clear_outputs(self) -> None:
+        """Before an ``apply``: nothing ended yet in any game."""
+        self.deal_ended[:] = False
+        self.match_over[:] = False
+
+    def end_deal_outputs(self, idx: np.ndarray, written: np.ndarray, scores: np.ndarray, winners: np.ndarray,
+                         eggs: np.ndarray) -> None:
+        """Record a deal that ended in games ``idx`` (``written``, ``scores``, ``winners`` per side)."""
+        self.deal_ended[idx] = True
+        self.deal_written[idx] = written
+        self.deal_scores[idx] = scores
+        self.deal_winners[idx] = winners
+        self.deal_eggs[idx] = eggs
+        self.seat_points[idx] = -written[:, self.side_of] if self.points_lost else written[:, self.side_of]
+
+    points_lost = True
+    """``seat_points`` is minus ``written`` (points are bad, dominoes) or ``written`` (points won, cards)."""
+
+    def end_match_outputs(self, idx: np.ndarray, winners: np.ndarray, losers: np.ndarray) -> None:
+        """Record the end of the match in games ``idx``: +1 to the winners' seats, -1 to the losers'."""
+        self.match_over[idx] = True
+        self.match_winners[idx] = winners
+        w = winners[:, self.side_of]
+        lo = losers[:, self.side_of]
+        self.returns[idx] = np.where(w, 1.0, np.where(lo, -1.0, 0.0))
+
+    def state_nbytes(self) -> int:
+        """Bytes of game state per game (every per-game array of the engine, one row of each)."""
+        total = 0
+        for v in vars(self).values():
+            if isinstance(v, np.ndarray) and v.shape[:1] == (self.num_envs,):
+                total += v[:1].nbytes
+            elif hasattr(v, "nbytes") and callable(v.nbytes):
+                total += v.nbytes()
+        return total
