@@ -35,26 +35,43 @@ _SPREAD = [(U64(16), U64(0x0000FFFF0000FFFF)), (U64(8), U64(0x00FF00FF00FF00FF))
            (U64(4), U64(0x0F0F0F0F0F0F0F0F)), (U64(2), U64(0x3333333333333333)), (U64(1), U64(0x5555555555555555))]
 
 
-def spread2(x: np.ndarray) -> np.ndarray:
-    """Bit ``t`` of each 32-bit value moved to bit ``2 t`` (Morton spreading): interleaving two masks
-    ``spread2(a) | spread2(b) << 1`` puts ``a``'s bit ``t`` at ``2 t`` and ``b``'s at ``2 t + 1``."""
-    x = x & U64(0xFFFFFFFF)
+def _spread_scalar(x: int) -> int:
     for sh, m in _SPREAD:
-        x = (x | (x << sh)) & m
+        x = (x | (x << int(sh))) & int(m)
     return x
+
+
+_SPREAD14 = np.array([_spread_scalar(m) for m in range(1 << 14)], U64)
+_M14, _S14, _S28 = U64(0x3FFF), U64(14), U64(28)
+
+
+def spread2(x: np.ndarray) -> np.ndarray:
+    """Bit ``t`` of each 28-bit value moved to bit ``2 t`` (Morton spreading): interleaving two masks
+    ``spread2(a) | spread2(b) << 1`` puts ``a``'s bit ``t`` at ``2 t`` and ``b``'s at ``2 t + 1``."""
+    return _SPREAD14[(x & _M14).astype(np.intp)] | (_SPREAD14[((x >> _S14) & _M14).astype(np.intp)] << _S28)
+
+
+_BYTES_TO_BITS = np.uint32(0x01020408)
+
+
+def bools_to_code(flags: np.ndarray) -> np.ndarray:
+    """Rows of four bools (``bool[B, 4]``, C-contiguous) as a 4-bit code each, flag ``i`` at bit ``i``."""
+    v = np.ascontiguousarray(flags).view(np.uint32)[:, 0]
+    return ((v * _BYTES_TO_BITS) >> np.uint32(24)).astype(np.intp)
 
 
 class Packer:
     """Packs the first ``nbits`` positions of ``spec`` (its 0/1 parts) for a batch: :meth:`clear`, then
     :meth:`put` each part's value, then :meth:`unpack` into the float32 rows."""
 
-    def __init__(self, spec: ObsSpec, nbits: int, num_envs: int):
+    def __init__(self, spec: ObsSpec, nbits: int):
         self.spec = spec
         self.nbits = nbits
-        self.words = np.zeros((num_envs, (nbits + 63) // 64), U64)
+        self.words = np.zeros((0, (nbits + 63) // 64), U64)
 
-    def clear(self) -> np.ndarray:
-        self.words[:] = 0
+    def clear(self, rows: int) -> np.ndarray:
+        """Start packing ``rows`` observations (all bits 0)."""
+        self.words = np.zeros((rows, (self.nbits + 63) // 64), U64)
         return self.words
 
     def put(self, value: np.ndarray, name: str, *index: int, width: int = 64) -> None:

@@ -19,6 +19,8 @@ Outputs of the last ``apply`` (one row per game): ``deal_ended`` (a deal ended),
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from ..core.game import Game
@@ -35,11 +37,11 @@ class BatchedGame:
         self.num_envs = B = int(num_envs)
         self.single_deal = bool(single_deal)
         n = self.num_players = game.num_players
-        s = self.num_sides = len(game.sides)
+        s = self.num_sides = game.num_sides
         self.num_actions = game.num_actions
         self.obs_size = game.obs_spec.size
         self.oracle_size = game.oracle_spec.size
-        self.side_of = np.array([game.side_of(q) for q in range(n)], np.int64)
+        self.side_of = np.array(game.sides, np.int64)
         self.rng = np.zeros(B, np.uint64)
         self.current_player = np.zeros(B, np.int64)
         self.deal_ended = np.zeros(B, bool)
@@ -95,12 +97,35 @@ class BatchedGame:
         lo = losers[:, self.side_of]
         self.returns[idx] = np.where(w, 1.0, np.where(lo, -1.0, 0.0))
 
+    STATE: tuple = ()
+    """The subclass's per-game state arrays (first axis: the game), by attribute name."""
+    LEDGERS: tuple = ("ledger",)
+    """Attributes holding a :class:`~kozel_env.vector.ledger.BatchedLedger`."""
+    _COMMON = ("rng", "current_player", "deal_ended", "seat_points", "deal_written", "deal_scores",
+               "deal_winners", "deal_eggs", "match_over", "returns", "match_winners")
+
+    def _per_game(self) -> tuple:
+        return self._COMMON + tuple(self.STATE)
+
+    def take(self, idx: np.ndarray) -> BatchedGame:
+        """A batch of the games ``idx`` alone (copies of their rows), to step a subset: ``sub.apply(...)``,
+        then :meth:`put` writes it back."""
+        sub = copy.copy(self)
+        sub.num_envs = len(idx)
+        for name in self._per_game():
+            setattr(sub, name, getattr(self, name)[idx])
+        for name in self.LEDGERS:
+            setattr(sub, name, getattr(self, name).take(idx))
+        return sub
+
+    def put(self, idx: np.ndarray, sub: BatchedGame) -> None:
+        """Write the games of ``sub`` (from :meth:`take`) back to rows ``idx``."""
+        for name in self._per_game():
+            getattr(self, name)[idx] = getattr(sub, name)
+        for name in self.LEDGERS:
+            getattr(self, name).put(idx, getattr(sub, name))
+
     def state_nbytes(self) -> int:
-        """Bytes of game state per game (every per-game array of the engine, one row of each)."""
-        total = 0
-        for v in vars(self).values():
-            if isinstance(v, np.ndarray) and v.shape[:1] == (self.num_envs,):
-                total += v[:1].nbytes
-            elif hasattr(v, "nbytes") and callable(v.nbytes):
-                total += v.nbytes()
-        return total
+        """Bytes of game state per game: one row of every per-game array, the ledger's included."""
+        total = sum(getattr(self, name)[:1].nbytes for name in self._per_game())
+        return total + sum(getattr(self, name).nbytes() for name in self.LEDGERS)

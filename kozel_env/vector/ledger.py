@@ -97,6 +97,19 @@ class BatchedLedger:
         """``bool[k, sides]``: the sides of games ``idx`` at the target or above (``Ledger.at_target``)."""
         return self.scores[idx] >= self.rules.target
 
+    def take(self, idx: np.ndarray) -> BatchedLedger:
+        """The rows ``idx`` as a ledger of their own (copies)."""
+        sub = BatchedLedger.__new__(BatchedLedger)
+        sub.rules = self.rules
+        for a in self.__slots__[1:]:
+            setattr(sub, a, getattr(self, a)[idx])
+        return sub
+
+    def put(self, idx: np.ndarray, sub: BatchedLedger) -> None:
+        """Write ``sub`` (from :meth:`take`) back to rows ``idx``."""
+        for a in self.__slots__[1:]:
+            getattr(self, a)[idx] = getattr(sub, a)
+
     def nbytes(self) -> int:
         """Bytes of state per game."""
         return sum(getattr(self, a)[:1].nbytes for a in self.__slots__[1:])

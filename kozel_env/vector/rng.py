@@ -45,22 +45,40 @@ def below(state: np.ndarray, idx: np.ndarray, n: int) -> np.ndarray:
 def shuffled(state: np.ndarray, idx: np.ndarray, items) -> np.ndarray:
     """``Rng.shuffle(list(items))`` per selected generator: ``int64[len(idx), len(items)]``, row ``r`` the
     Fisher-Yates shuffle that ``Rng(state[idx[r]])`` gives (the draws for positions n-1 .. 1 in order)."""
+    n = len(items)
+    out = shuffles(state, idx, items, 1)[:, 0]
+    advance(state, idx, np.full(len(idx), n - 1))
+    return out
+
+
+def shuffles(state: np.ndarray, idx: np.ndarray, items, count: int) -> np.ndarray:
+    """The next ``count`` shuffles of ``items`` that the generators ``state[idx]`` would make one after the
+    other (``int64[len(idx), count, len(items)]``), without moving ``state``: a caller that keeps the first
+    ``u`` of them advances game ``k`` by ``u * (len(items) - 1)`` steps with :func:`advance`. Dealing with
+    a redeal rule draws two at once, so a redeal rarely costs a second pass."""
     base = np.asarray(items, np.int64)
     n = len(base)
     k = len(idx)
-    out = np.broadcast_to(base, (k, n)).copy()
+    out = np.broadcast_to(base, (k * count, n)).copy()
     if n < 2 or k == 0:
-        return out
-    z = draws(state, idx, n - 1)
-    js = (z % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)  # column m: position i = n-1-m
-    rows = np.arange(k)
+        return out.reshape(k, count, n)
+    z = draws(state.copy(), idx, (n - 1) * count).reshape(k * count, n - 1)
+    js = (z % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)
+    flat = out.reshape(-1)
+    row0 = np.arange(k * count) * n
     for m in range(n - 1):
         i = n - 1 - m
-        j = js[:, m]
-        a = out[rows, j]
-        out[rows, j] = out[:, i]
-        out[:, i] = a
-    return out
+        fj = row0 + js[:, m]
+        fi = row0 + i
+        a = flat[fj]
+        flat[fj] = flat[fi]
+        flat[fi] = a
+    return out.reshape(k, count, n)
+
+
+def advance(state: np.ndarray, idx: np.ndarray, steps: np.ndarray) -> None:
+    """Move the generators ``state[idx]`` on by ``steps`` outputs each (as that many ``next_u64`` calls)."""
+    state[idx] += GOLDEN * np.asarray(steps, np.uint64)
 
 
 def seeds_from(seed: int, count: int) -> np.ndarray:

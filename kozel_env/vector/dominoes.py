@@ -1,0 +1,355 @@
+"""The batched dominoes engine: ``dominoes_v0`` and ``sea_goat_v0`` (the line game of four in two pairs,
+no stock, seed 000 §1-8 and §10, RULES D1 and D3) for ``B`` games at once.
+
+Every rule is the scalar engine's (:mod:`kozel_env.dominoes.engine`), read from the same
+:class:`~kozel_env.dominoes.rules.DominoesRules` and the same tables (:mod:`kozel_env.dominoes.tiles`);
+the observation is :class:`~kozel_env.dominoes.game.DominoesGame`'s layout, every position taken from its
+``obs_spec``. ``tests/vector/test_identity.py`` keeps the two equal. The rules options of these envs that
+change play are all honoured: ``lone_double_values`` (D1.1), ``two_doubles`` (D1.2), ``redeal`` (D1.6),
+``threshold`` / ``threshold_mode`` (D1.7, D3.2), ``target`` (D1.9), ``eggs_carry`` (D1.8),
+``next_leader`` (D5.2), ``out_00_wins_match`` / ``out_66_amount`` (D3.3-4). Rules that need the stock, the
+table's knowledge of hidden tiles or the Donkey's house (``draw``, another ``opening``, ``hand_size`` other
+than 7, fewer players) are refused with the reason: those envs step through the scalar engine.
+
+State per game (``uint64`` masks over the 28 tile ids, as in the scalar state): ``hands[B, 4]``,
+``played``, ``played_by[B, 4]``, ``ends[B, 2]`` (0-6, 8 = no end), ``knocks[B, 4]`` (7-bit), ``leader``,
+``lead_mask``, ``first_deal``, ``last_mover``, ``last_bits`` (the tiles of the last move), the
+:class:`~kozel_env.vector.ledger.BatchedLedger` and the generator.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.errors import InvalidOptionError
+from ..dominoes.engine import DOUBLE_PAIRS, NONE, PAIR_INDEX, SUITX, T00, T11, T66
+from ..dominoes.game import DominoesGame
+from ..dominoes.knowledge import resolve_opening
+from ..dominoes.tiles import ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, LOW, NUM_TILES, OTHER, PIPS_HI, PIPS_LO, SUIT
+from . import rng as vrng
+from .bits import ONE, U64, Packer, bit, bools_to_code, popcount, spread2, unpack_mask
+from .engine import BatchedGame
+from .ledger import BatchedLedger
+
+_SUITX = np.array(SUITX, U64)
+"""``_SUITX[v]``: the tiles that fit an end showing ``v`` (none for 7 and 8)."""
+_OPEN = np.array([1 << v if v < 7 else 0 for v in range(NONE + 1)], U64)
+"""``_OPEN[v]``: the number an end showing ``v`` asks for, as a 7-bit mask (knocks, RULES D1.3)."""
+_OTHER = np.array([[o if o >= 0 else NONE for o in row] + [NONE, NONE] for row in OTHER], np.int64)
+_LOW, _HIGH = np.array(LOW, np.int64), np.array(HIGH, np.int64)
+_PIPS_LO, _PIPS_HI = np.array(PIPS_LO, np.int64), np.array(PIPS_HI, np.int64)
+_NUM_SINGLE = NUM_TILES * 2
+_ACTION_BITS = np.array([1 << (a >> 1) for a in range(_NUM_SINGLE)]
+                        + [(1 << DOUBLE[x]) | (1 << DOUBLE[y]) for x, y in DOUBLE_PAIRS], U64)
+"""``_ACTION_BITS[a]``: the tiles action ``a`` lays (one tile, or the two doubles of RULES D1.2)."""
+_PAIR_ACTION = np.full((NONE + 1, NONE + 1), -1, np.int64)
+for (_x, _y), _k in PAIR_INDEX.items():
+    _PAIR_ACTION[_x, _y] = _PAIR_ACTION[_y, _x] = _NUM_SINGLE + _k
+"""``_PAIR_ACTION[e0, e1]``: the two-doubles move for ends ``e0 != e1`` (-1: none)."""
+_DOUBLE_OF = np.array([1 << DOUBLE[v] if v < 7 else 0 for v in range(NONE + 1)], U64)
+_SUITS = np.array(SUIT, U64)
+_M14 = U64(0x3FFF)
+_NEXT_SEATS = np.array([[(p + i) & 3 for i in range(1, 5)] for p in range(4)], np.int64)
+"""``_NEXT_SEATS[p]``: the seats after ``p`` clockwise, ``p`` itself last."""
+_REL_SEATS = np.array([[(p + k) & 3 for k in range(4)] for p in range(4)], np.int64)
+"""``_REL_SEATS[p][k]``: the seat at offset ``k`` from ``p`` (the observation's relative order)."""
+_OTHER_FLAT = _OTHER.reshape(-1)
+_FIRST_SET = np.array([(c & -c).bit_length() - 1 if c else 4 for c in range(16)], np.int64)
+"""``_FIRST_SET[c]``: the lowest set bit of ``c`` (4 when ``c`` is 0: the four seats ask, nobody plays)."""
+
+
+def _pips(h: np.ndarray) -> np.ndarray:
+    """Plain pip totals (``tiles.pip_total``) of an array of hands."""
+    return _PIPS_LO[(h & _M14).astype(np.int64)] + _PIPS_HI[(h >> U64(14)).astype(np.int64)]
+
+
+def needs_redeal(hands: np.ndarray) -> np.ndarray:
+    """RULES D1.6 per hand (``engine.needs_redeal``): five doubles or more, or six tiles or more of one
+    number."""
+    bad = popcount(hands & U64(DOUBLES_MASK)) >= 5
+    for s in _SUITS:
+        bad |= popcount(hands & s) >= 6
+    return bad
+
+
+class BatchedDominoes(BatchedGame):
+    engine_id = "dominoes"
+    points_lost = True
+    STATE = ("hands", "played", "played_by", "ends", "knocks", "leader", "lead_mask", "first_deal",
+             "last_mover", "last_bits")
+
+    def __init__(self, game: DominoesGame, num_envs: int, single_deal: bool = False):
+        r = game.rules
+        why = [w for bad, w in (
+            (type(game) is not DominoesGame, "the Donkey's house and closed doubles (RULES D4)"),
+            (not r.pairs or r.num_players != 4, "every man for himself (RULES D2)"),
+            (r.draw != "none", "the stock (RULES D2.2, D5.3)"),
+            (r.hand_size != 7, "a deal with sleeping tiles (hand_size other than 7)"),
+            (resolve_opening(r.opening, r.num_players) != "11", "an opening other than 11 (RULES D2.3, D5.2)"),
+        ) if bad]
+        if why:
+            raise InvalidOptionError(f"the batched dominoes engine plays the pairs line game with 7 tiles each "
+                                     f"(dominoes_v0, sea_goat_v0); {r.name} with these rules needs "
+                                     f"{' and '.join(why)}: use the AEC env")
+        super().__init__(game, num_envs, single_deal)
+        B = self.num_envs
+        self.hands = np.zeros((B, 4), U64)
+        self.played = np.zeros(B, U64)
+        self.played_by = np.zeros((B, 4), U64)
+        self.ends = np.full((B, 2), NONE, np.int64)
+        self.knocks = np.zeros((B, 4), U64)
+        self.leader = np.zeros(B, np.int64)
+        self.lead_mask = np.zeros(B, U64)
+        self.first_deal = np.zeros(B, bool)
+        self.last_mover = np.zeros(B, np.int64)
+        self.last_bits = np.zeros(B, U64)
+        self.ledger = BatchedLedger(r.ledger_rules(), B)
+        spec = game.obs_spec
+        self._spec = spec
+        self._nbits = spec.offset("hand_counts")
+        self._packer = Packer(spec, self._nbits)
+        self._oracle_packer = Packer(game.oracle_spec, game.oracle_spec.offset("seat0_hand"))
+        self._flags0 = spec.offset("ends")
+        off = spec.offset
+        assert off("seat") < off("opened") < self._nbits and off("knocked") + 28 == self._flags0
+        self._lone = r.lone_double_values
+        self._count_value = np.array([c * (1.0 / r.hand_size) for c in range(29)], np.float32)
+        """``hand_counts`` of a hand of ``c`` tiles, as the scalar builder computes it (float64, stored as float32)."""
+        self._inv_target = 1.0 / r.target
+
+    # -- matches and deals -----------------------------------------------------------------------------
+    def start(self, idx: np.ndarray, seeds: np.ndarray) -> None:
+        """``DominoesState(rules, seed)`` in games ``idx``: a fresh ledger, the first deal (RULES D1.5)."""
+        idx = np.asarray(idx, np.int64)
+        self.rng[idx] = seeds
+        self.ledger.start(idx)
+        self.first_deal[idx] = True
+        self.last_mover[idx] = 0
+        self._start_deal(idx)
+
+    def _start_deal(self, idx: np.ndarray) -> None:
+        """Deal seven tiles each from the shuffled set (seed 000 §3), silently redeal a hand RULES D1.6
+        forbids, and lead: the holder of ``11`` in the first deal (D1.5), else the last mover."""
+        pending = idx
+        tries = 2 if self.rules.redeal else 1
+        while len(pending):
+            tiles = bit(vrng.shuffles(self.rng, pending, range(NUM_TILES), tries))
+            hands = np.bitwise_or.reduce(tiles.reshape(len(pending), tries, 4, 7), axis=3)
+            if tries == 1:
+                self.hands[pending] = hands[:, 0]
+                vrng.advance(self.rng, pending, np.full(len(pending), NUM_TILES - 1))
+                break
+            bad = needs_redeal(hands).any(axis=2)  # [game, try]
+            use = np.argmin(bad, axis=1)  # the first deal the rule lets stand (0 if both are thrown in)
+            ok = ~bad[np.arange(len(pending)), use]
+            self.hands[pending] = hands[np.arange(len(pending)), use]
+            vrng.advance(self.rng, pending, np.where(ok, use + 1, tries) * (NUM_TILES - 1))
+            pending = pending[~ok]
+        self.played[idx] = 0
+        self.played_by[idx] = 0
+        self.ends[idx] = NONE
+        self.knocks[idx] = 0
+        self.last_bits[idx] = 0
+        first = self.first_deal[idx]
+        holder = np.argmax((self.hands[idx] >> U64(T11)) & ONE, axis=1)
+        leader = np.where(first, holder, self.last_mover[idx])
+        self.leader[idx] = leader
+        self.lead_mask[idx] = np.where(first, U64(1 << T11), U64(ALL_TILES))
+        self.current_player[idx] = leader
+
+    # -- a decision ------------------------------------------------------------------------------------
+    def apply(self, actions: np.ndarray) -> None:
+        """One move in every game (RULES D1.2-4, seed 000 §5-6), then the deal's end where one came."""
+        self.clear_outputs()
+        a = np.asarray(actions, np.int64)
+        B = self.num_envs
+        p = self.current_player
+        at = np.arange(0, 4 * B, 4) + p  # flat index of (game, seat to move) in the [B, 4] arrays
+        laid = _ACTION_BITS[a]
+        t = a >> 1
+        ends = self.ends
+        lead = self.played == 0
+        li = np.flatnonzero(lead)
+        if len(li):
+            ends[li, 0] = _LOW[t[li]]
+            ends[li, 1] = _HIGH[t[li]]
+        on = np.flatnonzero(~lead & (a < _NUM_SINGLE))
+        end_at = 2 * on + (a[on] & 1)  # flat index of the end the tile is laid at
+        flat_ends = ends.reshape(-1)
+        flat_ends[end_at] = _OTHER_FLAT[t[on] * (NONE + 1) + flat_ends[end_at]]
+        hands = self.hands.reshape(-1)
+        left = hands[at] & ~laid
+        hands[at] = left
+        pb = self.played_by.reshape(-1)
+        pb[at] |= laid
+        self.played |= laid
+        self.last_mover[:] = p
+        self.last_bits[:] = laid
+        out = left == 0
+        e0, e1 = ends[:, 0], ends[:, 1]
+        fit = _SUITX[e0] | _SUITX[e1]
+        rel = _NEXT_SEATS[p]  # the next seats clockwise, the mover last
+        can = (hands[(at - p)[:, None] + rel] & fit[:, None]) != 0
+        nxt = _FIRST_SET[bools_to_code(can)]  # 4: nobody can play
+        moving = (nxt < 4) & ~out
+        mv = np.flatnonzero(moving)
+        self.current_player[mv] = rel[mv, nxt[mv]]
+        skipped = np.flatnonzero(~out & ~can[:, 0])  # seats that cannot follow knock (RULES D1.3)
+        if len(skipped):
+            numbers = _OPEN[e0[skipped]] | _OPEN[e1[skipped]]
+            until = nxt[skipped]
+            for i in range(4):
+                k = np.flatnonzero(until > i)
+                self.knocks[skipped[k], rel[skipped[k], i]] |= numbers[k]
+        ended = np.flatnonzero(out | ~moving)
+        if len(ended):
+            self._end_deal(ended, out[ended])
+
+    def _end_deal(self, idx: np.ndarray, out: np.ndarray) -> None:
+        """Who lost and what is written (seed 000 §6-8, RULES D1.1, D1.7-9, D3.2-4), then the next deal
+        or the match's end (the scalar ``_end_deal`` / ``_end_match``)."""
+        r = self.rules
+        side = self.side_of
+        h = self.hands[idx]
+        pips = _pips(h)
+        value = pips
+        if self._lone is not None:  # D1.1: a lone 00 or 66 counts its configured value
+            value = np.where(h == U64(1 << T00), self._lone[0], np.where(h == U64(1 << T66), self._lone[1], pips))
+        totals = np.stack([pips[:, side == s].sum(axis=1) for s in range(2)], axis=1)
+        values = np.stack([value[:, side == s].sum(axis=1) for s in range(2)], axis=1)
+        mover = self.last_mover[idx]
+        winners = np.where(out[:, None], side[mover][:, None] == np.arange(2),
+                           totals == totals.min(axis=1, keepdims=True))
+        final = self.last_bits[idx]
+        has00 = (final >> U64(T00)) & ONE == ONE
+        has66 = (final >> U64(T66)) & ONE == ONE
+        instant = out & has00 if r.out_00_wins_match else np.zeros(len(idx), bool)  # D3.3
+        if r.out_66_amount is not None:  # D3.4: the losers write 100
+            values = np.where((out & has66 & ~has00)[:, None], r.out_66_amount, values)
+        losing = ~winners & ~instant[:, None]
+        eggs = ~losing.any(axis=1) & ~instant  # every side tied in a fish (D1.8)
+        written = np.zeros((len(idx), 2), np.int64)
+        if r.eggs_carry:
+            self.ledger.record_eggs(idx[eggs], totals[eggs, 0])
+        settle = np.flatnonzero(losing.any(axis=1))
+        if len(settle):
+            written[settle] = self.ledger.settle(idx[settle], values[settle], losing[settle])
+        scores = self.ledger.scores[idx]
+        self.end_deal_outputs(idx, written, scores, winners & ~eggs[:, None], eggs)
+        self.first_deal[idx] = False
+        if r.next_leader == "winner":  # D5.2: the first winner clockwise from the last mover leads
+            cand = (mover[:, None] + np.arange(4)) & 3
+            wins = np.take_along_axis(winners, side[cand], axis=1)
+            self.last_mover[idx] = cand[np.arange(len(idx)), np.argmax(wins, axis=1)]
+        goats = self.ledger.at_target(idx)
+        top = np.where(goats, scores, -1).max(axis=1, keepdims=True)
+        goats &= scores == top  # the side(s) with most points at the target (seed 000 §8)
+        at = goats.any(axis=1) & ~instant
+        over = instant | at | self.single_deal
+        # instant (D3.3): the side that went out wins; target: the goats lose; single deal: the deal decides
+        match_winners = np.where(instant[:, None] | ~at[:, None], winners & ~eggs[:, None], ~goats)
+        match_losers = np.where(instant[:, None] | ~at[:, None], ~winners, goats)
+        done = np.flatnonzero(over)
+        if len(done):
+            self.end_match_outputs(idx[done], match_winners[done], match_losers[done])
+        rest = idx[~over]
+        if len(rest):
+            self._start_deal(rest)
+
+    # -- views -----------------------------------------------------------------------------------------
+    def _pack_view(self, packer: Packer, seat: np.ndarray, base: int) -> None:
+        """OR the 0/1 parts of ``seat``'s observation into ``packer`` at flat position ``base`` onwards."""
+        off = self._spec.offset
+        B = self.num_envs
+        rel = np.arange(0, 4 * B, 4)[:, None] + _REL_SEATS[seat]  # flat (game, seat at offset k)
+        put = packer.put_at
+        put(self.hands.reshape(-1)[rel[:, 0]], base + off("hand"), 28)
+        played_by = self.played_by.reshape(-1)[rel]
+        knocks = self.knocks.reshape(-1)[rel]
+        k0 = off("knocked")
+        knocked = knocks[:, 0]
+        for k in range(4):
+            put(played_by[:, k], base + off("played_by", k), 28)
+            if k:
+                knocked = knocked | (knocks[:, k] << U64(off("knocked", k) - k0))
+        put(knocked, base + k0, 28)
+        f0 = self._flags0
+        flags = (bit(self.ends[:, 0] + (off("ends", 0) - f0)) | bit(self.ends[:, 1] + (off("ends", 1) - f0))
+                 | bit(((self.leader - seat) & 3) + (off("leader") - f0)) | bit(seat + (off("seat") - f0)))
+        flags |= self.first_deal.astype(U64) << U64(off("first_deal") - f0)
+        flags |= (self.played == 0).astype(U64) << U64(off("line_empty") - f0)
+        opened = self.ledger.opened.reshape(-1)
+        srel = np.arange(0, 2 * B, 2) + self.side_of[seat]
+        flags |= opened[srel].astype(U64) << U64(off("opened", 0) - f0)
+        flags |= opened[srel ^ 1].astype(U64) << U64(off("opened", 1) - f0)
+        put(flags, base + f0, self._nbits - f0)
+
+    def _scalars(self, seat: np.ndarray, out: np.ndarray, base: int) -> None:
+        """``hand_counts``, ``scores``, ``memory``, ``eggs``: computed in float64 and stored as float32, as
+        the scalar builder packs Python floats."""
+        off = self._spec.offset
+        B = self.num_envs
+        rel = np.arange(0, 4 * B, 4)[:, None] + _REL_SEATS[seat]
+        o = base + off("hand_counts")
+        out[:, o:o + 4] = self._count_value[popcount(self.hands.reshape(-1)[rel])]
+        srel = np.arange(0, 2 * B, 2) + self.side_of[seat]
+        t = self._inv_target
+        led = self.ledger
+        for name, arr in (("scores", led.scores), ("memory", led.memory)):
+            o = base + off(name)
+            flat = arr.reshape(-1)
+            out[:, o] = flat[srel] * t
+            out[:, o + 1] = flat[srel ^ 1] * t
+        out[:, base + off("eggs")] = led.eggs * t
+
+    def observe(self, out: np.ndarray | None = None, seat: np.ndarray | None = None) -> np.ndarray:
+        """``game.observe(state, seat)`` for every game (default: the seat to move)."""
+        if out is None:
+            out = np.empty((self.num_envs, self.obs_size), np.float32)
+        seat = self.current_player if seat is None else seat
+        self._packer.clear(self.num_envs)
+        self._pack_view(self._packer, seat, 0)
+        self._packer.unpack(out)
+        self._scalars(seat, out, 0)
+        return out
+
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The mask of ``legal_actions()`` (seed 000 §5: a fitting tile at each end it fits; the lead:
+        ``11`` in the first deal, D1.5; the two-doubles move, D1.2)."""
+        if out is None:
+            out = np.empty((self.num_envs, self.num_actions), np.int8)
+        rows = np.arange(self.num_envs)
+        h = self.hands[rows, self.current_player]
+        lead = self.played == 0
+        e0, e1 = self.ends[:, 0], self.ends[:, 1]
+        m0 = np.where(lead, h & self.lead_mask, h & _SUITX[e0])
+        m1 = np.where(lead, U64(0), h & _SUITX[e1])
+        words = np.zeros((self.num_envs, 2), U64)
+        words[:, 0] = spread2(m0) | (spread2(m1) << ONE)
+        if self.rules.two_doubles:
+            pair = _PAIR_ACTION[e0, e1]
+            both = _DOUBLE_OF[e0] | _DOUBLE_OF[e1]
+            ok = np.flatnonzero(~lead & (pair >= 0) & ((h & both) == both))
+            pa = pair[ok]
+            lo = pa < 64
+            words[ok[lo], 0] |= bit(pa[lo])
+            words[ok[~lo], 1] |= bit(pa[~lo] - 64)
+        unpack_mask(words, self.num_actions, out)
+        return out
+
+    def oracle(self, out: np.ndarray | None = None) -> np.ndarray:
+        """``game.oracle(state)``: every hand, the stock, the seat to move, seat 0's observation."""
+        g = self.game
+        if out is None:
+            out = np.empty((self.num_envs, self.oracle_size), np.float32)
+        spec = g.oracle_spec
+        pk = self._oracle_packer
+        pk.clear(self.num_envs)
+        dealt = np.zeros(self.num_envs, U64)
+        for q in range(4):
+            pk.put(self.hands[:, q], "hands", q, width=28)
+            dealt |= self.hands[:, q]
+        pk.put(U64(ALL_TILES) & ~(dealt | self.played), "stock_tiles", width=28)
+        pk.put(bit(self.current_player), "to_move", width=4)
+        pk.unpack(out)
+        out[:, spec.offset("seat0_hand"):] = self.observe(seat=np.zeros(self.num_envs, np.int64))
+        return out
