@@ -27,7 +27,7 @@ import numpy as np
 
 from ..cards.deck import NUM_CARDS, POINTS, deck_mask, points
 from ..cards.queens_and_jacks.engine import hand_value
-from ..cards.queens_and_jacks.game import OBS_SPEC, ORACLE_SPEC, QueensAndJacksGame
+from ..cards.queens_and_jacks.game import _TOTAL_EYES, _TRICKS_SCALE, OBS_SPEC, ORACLE_SPEC, QueensAndJacksGame
 from ..cards.queens_and_jacks.tables import EFF, FOLLOW, NAME_BASE, NAME_MASK, NUM_ACTIONS, STRENGTH
 from ..core.bits import bits
 from . import rng as vrng
@@ -88,6 +88,27 @@ _EGGS_FLAG = np.array([1 << (_off("eggs", k) - _FLAGS) for k in range(4)], U64)
 _EGGS_TOP = 3
 """The ``eggs`` part's last column stands for 3 eggs in a row or more."""
 _RULES_SHIFT = tuple(_off("rules", i) - _FLAGS for i in range(3))
+_Q = np.arange(4, dtype=np.int64)[:, None]
+_OBS_ITEMS = ((_HAND, NUM_CARDS),) + tuple((o, NUM_CARDS) for o in _TRICK + _PLAYED) + ((_FLAGS, _NBITS - _FLAGS),)
+"""The packed parts in the order ``_observe`` lists their values: (position, width) of the hand, the four trick
+rows, the four played rows and the flags word."""
+
+
+def _word_terms(items, nbits: int) -> tuple:
+    """Per 64-bit word of the packed row, the ``(item, left, shift)`` terms ORed into it: ``item << shift`` when
+    ``left``, else ``item >> shift`` (the high bits of an item that crosses into the next word)."""
+    words = [[] for _ in range((nbits + 63) // 64)]
+    for k, (pos, width) in enumerate(items):
+        w, sh = divmod(pos, 64)
+        assert width <= 64 and pos + width <= nbits
+        words[w].append((k, True, U64(sh)))
+        if sh + width > 64:
+            words[w + 1].append((k, False, U64(64 - sh)))
+    assert all(words), "a packed word with no part"
+    return tuple(tuple(t) for t in words)
+
+
+_OBS_WORDS = _word_terms(_OBS_ITEMS, _NBITS)
 _ORACLE_HANDS = tuple(ORACLE_SPEC.offset("hands", q) for q in range(4))
 _ORACLE_TO_MOVE = ORACLE_SPEC.offset("to_move")
 _ORACLE_TO_MOVE_BIT = np.zeros(5, U64)
@@ -128,8 +149,6 @@ class BatchedQueensAndJacks(BatchedGame):
                                      for le in range(total + 1)], np.int64)
         self._rules_flags = U64(game._rules_bits)
         self._inv_target = game._inv_target
-        self._total_eyes = float(points(deck_mask(36)))  # game.py's _TOTAL_EYES: the deck's eyes, 120
-        self._tricks_scale = 9.0  # game.py's _TRICKS_SCALE
 
         self.ledger = BatchedLedger(r.ledger_rules(), B)
         self.hands = np.zeros((B, 4), U64)
@@ -142,13 +161,13 @@ class BatchedQueensAndJacks(BatchedGame):
         self.winning_card = np.full(B, NO_CARD, np.int64)
         self.winning_seat = np.zeros(B, np.int64)
         self.led_suit = np.full(B, NAMING, np.int64)
-        self.eyes = np.zeros((B, 2), np.int64)
-        self.tricks = np.zeros((B, 2), np.int64)
+        self.counts = np.zeros((B, 4), np.int64)
         self.trump = np.zeros(B, np.int64)
         self.dealer = np.zeros(B, np.int64)
         self._rows4 = np.arange(B, dtype=np.int64) * 4
         self._rows2 = np.arange(B, dtype=np.int64) * 2
         self._obs_packer = Packer(OBS_SPEC, _NBITS, B)
+        self._scalars = np.zeros((_SCALARS.stop - _SCALARS.start, B))
         self._oracle_packer = Packer(ORACLE_SPEC, ORACLE_SPEC.size, B)
 
     # -- matches and hands ---------------------------------------------------------------------------
@@ -183,8 +202,7 @@ class BatchedQueensAndJacks(BatchedGame):
         self.winning_card[idx] = NO_CARD
         self.winning_seat[idx] = -1
         self.led_suit[idx] = NAMING
-        self.eyes[idx] = 0
-        self.tricks[idx] = 0
+        self.counts[idx] = 0
         first = (d + 1) & 3
         self.trick_leader[idx] = first
         self.current_player[idx] = first
@@ -247,15 +265,16 @@ class BatchedQueensAndJacks(BatchedGame):
         """Tricks complete in games ``idx`` (C2.4): the winner's side takes the eyes and the trick and the
         winner leads next; a hand whose tricks are all played is scored."""
         w = self.winning_seat[idx]
-        side = idx * 2 + (w & 1)
-        self.eyes.reshape(-1)[side] += self.trick_eyes[idx]
-        self.tricks.reshape(-1)[side] += 1
+        side = idx * 4 + (w & 1)
+        counts = self.counts.reshape(-1)
+        counts[side] += self.trick_eyes[idx]
+        counts[side + 2] += 1
         self.trick_eyes[idx] = 0
         self.cards_in_trick[idx] = 0
         self.trick[idx] = 0
         self.trick_leader[idx] = w
         self.current_player[idx] = w
-        over = self.tricks[idx].sum(axis=1) == self._hand_size  # everybody is out of cards
+        over = self.counts[idx, 2] + self.counts[idx, 3] == self._hand_size  # everybody is out of cards
         if over.any():
             self._finish_hands(idx[over])
 
@@ -265,8 +284,8 @@ class BatchedQueensAndJacks(BatchedGame):
         ledger = self.ledger
         k = len(idx)
         ar = np.arange(k)
-        eyes = self.eyes[idx]
-        tricks = self.tricks[idx]
+        eyes = self.counts[idx, :2]
+        tricks = self.counts[idx, 2:]
         eggs = eyes[:, 0] == eyes[:, 1]
         winner = (eyes[:, 1] > eyes[:, 0]).astype(np.int64)
         loser = 1 - winner
@@ -326,40 +345,41 @@ class BatchedQueensAndJacks(BatchedGame):
         if out is None:
             out = np.empty((self.num_envs, self.obs_size), np.float32)
         pk = self._obs_packer
-        pk.clear()
         rows4 = self._rows4
-        hands = self.hands.reshape(-1)
-        trick = self.trick.reshape(-1)
-        played = self.played.reshape(-1)
-        for q in range(4):
-            f = rows4 + ((r + q) & 3)
-            if q == 0:
-                pk.put_at(hands[f], _HAND, NUM_CARDS)
-            pk.put_at(trick[f], _TRICK[q], NUM_CARDS)
-            pk.put_at(played[f], _PLAYED[q], NUM_CARDS)
+        rel = rows4 + ((r + _Q) & 3)  # [q, b]: game b's seat at offset q from r[b] (flat, 4 per game)
+        hand = self.hands.take(rel[0])
+        trick = self.trick.take(rel)
+        played = self.played.take(rel)
         sh = (r * 4 & 15).astype(U64)
         v = self.voids
         flags = ((v >> sh) | (v << (U64(16) - sh))) & U64(0xFFFF)  # seat r's voids first
-        flags |= _TRUMP_FLAG[self.trump]
-        flags |= _SEAT_FLAG[((self.dealer - r) & 3) * 4 + ((self.trick_leader - r) & 3)]
-        flags |= _EGGS_FLAG[np.minimum(self.ledger.eggs_streak, _EGGS_TOP)]
+        flags |= _TRUMP_FLAG.take(self.trump)
+        flags |= _SEAT_FLAG.take(((self.dealer - r) & 3) * 4 + ((self.trick_leader - r) & 3))
+        flags |= _EGGS_FLAG.take(np.minimum(self.ledger.eggs_streak, _EGGS_TOP))
         flags |= self._rules_flags
-        pk.put_at(flags, _FLAGS, _NBITS - _FLAGS)
+        values = (hand, *trick, *played, flags)
+        words = pk.words
+        for w, terms in enumerate(_OBS_WORDS):  # each word of the packed row ORed from its parts at once
+            acc = None
+            for k, left, shift in terms:
+                x = values[k] << shift if left else values[k] >> shift
+                acc = x if acc is None else acc | x
+            words[:, w] = acc
         pk.unpack(out)
         s = r & 1
-        rows2 = self._rows2
-        eyes = self.eyes.reshape(-1)
-        tricks = self.tricks.reshape(-1)
-        scores = self.ledger.scores.reshape(-1)
-        own, other = rows2 + s, rows2 + (1 - s)
-        te, ts, it = self._total_eyes, self._tricks_scale, self._inv_target
-        sc = out[:, _SCALARS]
-        sc[:, 0] = eyes[own] / te
-        sc[:, 1] = eyes[other] / te
-        sc[:, 2] = tricks[own] / ts
-        sc[:, 3] = tricks[other] / ts
-        sc[:, 4] = np.minimum(scores[own] * it, 1.0)
-        sc[:, 5] = np.minimum(scores[other] * it, 1.0)
+        own, other = rows4 + s, rows4 + (s ^ 1)  # counts columns: eyes of sides 0 1, tricks of sides 0 1
+        counts = self.counts
+        sc = self._scalars  # computed in float64 as game.observe does, cast once into the rows
+        np.divide(counts.take(own), _TOTAL_EYES, out=sc[0])
+        np.divide(counts.take(other), _TOTAL_EYES, out=sc[1])
+        np.divide(counts.take(own + 2), _TRICKS_SCALE, out=sc[2])
+        np.divide(counts.take(other + 2), _TRICKS_SCALE, out=sc[3])
+        scores = self.ledger.scores
+        it = self._inv_target
+        own, other = self._rows2 + s, self._rows2 + (s ^ 1)
+        np.minimum(scores.take(own) * it, 1.0, out=sc[4])
+        np.minimum(scores.take(other) * it, 1.0, out=sc[5])
+        out[:, _SCALARS] = sc.T
         return out
 
     def oracle(self, out: np.ndarray | None = None) -> np.ndarray:
