@@ -13,9 +13,12 @@ The state differs from the scalar state only in representation:
 * ``hands``, ``played`` (``uint64[B, 4]``): card masks per seat; ``trick`` (``uint64[B, 4]``): the mask of the
   card each seat put into the current trick (0: none yet; the scalar holds the card id or -1);
 * ``voids`` (``uint64[B]``): the four seats' 4-bit void masks in one word, seat ``q``'s at bits ``4q..4q+3``;
+* ``counts`` (``int64[B, 4]``): eyes of sides 0 and 1, then tricks of sides 0 and 1, this hand (the scalar's
+  ``eyes`` and ``tricks``);
 * ``trump`` (``int64[B]``): 0..3, or :data:`NAMING` (4, the scalar's -1) while the suit is to be named (C2.3);
   the scalar's ``phase`` is ``trump == NAMING`` (naming) or play (a finished match waits for ``start``);
-* ``winning_card`` / ``led_suit``: :data:`NO_CARD` (40) / :data:`NAMING` (4) for the scalar's -1.
+* ``winning_card`` / ``led_suit`` before the hand's first lead: :data:`NO_CARD` (40) / :data:`NAMING` (4) or,
+  after the naming action, -1 (the scalar: -1 and -1); neither is observed, and the first lead sets both.
 
 The sentinels index spare rows and columns of the tables (all-zero masks, strength -1, no eyes), so a game
 that names its trump suit goes through the same array code as a game that plays a card: its "card" has no
@@ -37,7 +40,7 @@ from .ledger import BatchedLedger
 
 U64 = np.uint64
 NAMING = 4
-"""``trump`` while the trump suit is to be named (C2.3); also ``led_suit`` before the hand's first lead."""
+"""``trump`` while the trump suit is to be named (C2.3); also ``led_suit`` when a hand is dealt."""
 NO_CARD = NUM_ACTIONS
 """``winning_card`` before the hand's first lead (a column past every action)."""
 
