@@ -17,6 +17,8 @@ __all__ = sorted(ENVIRONMENTS) + ["ENVIRONMENTS", "load", "make"]
 def __getattr__(name):
     if name in ENVIRONMENTS:
         return importlib.import_module(ENVIRONMENTS[name][0])
+    if name == "vector":  # the batched engines and the vector env (kozel_env.vector)
+        return importlib.import_module(".vector", __name__)
     raise AttributeError(f"module 'kozel_env' has no attribute {name!r}")
 
 

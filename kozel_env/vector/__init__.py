@@ -1,1 +1,16 @@
-"""Batched engines: thousands of games of one env stepped at once in NumPy (see :mod:`.engine`)."""
+"""Batched engines and the vector env: thousands of games of one Kozel env stepped at once in NumPy.
+
+    from kozel_env import vector
+    venv = vector.make("dominoes_v0", num_envs=4096, seed=0)
+    ts = venv.reset()                       # ts.seat, ts.obs, ts.mask, ts.rewards, ts.done
+    ts = venv.step(actions)
+
+:mod:`.env` documents the API (self-play and single-learner modes, seeds, rewards, auto-reset);
+:mod:`.engine` the batched-engine contract; :mod:`.dominoes` and :mod:`.queens_and_jacks` the engines.
+"""
+from __future__ import annotations
+
+from .env import BATCHED, TimeStep, VectorEnv, make, random_actions
+from .rng import seeds_from
+
+__all__ = ["BATCHED", "TimeStep", "VectorEnv", "make", "random_actions", "seeds_from"]

@@ -51,28 +51,27 @@ def spread2(x: np.ndarray) -> np.ndarray:
     return _SPREAD14[(x & _M14).astype(np.intp)] | (_SPREAD14[((x >> _S14) & _M14).astype(np.intp)] << _S28)
 
 
-_BYTES_TO_BITS = np.uint32(0x01020408)
-
-
-def bools_to_code(flags: np.ndarray) -> np.ndarray:
-    """Rows of four bools (``bool[B, 4]``, C-contiguous) as a 4-bit code each, flag ``i`` at bit ``i``."""
-    v = np.ascontiguousarray(flags).view(np.uint32)[:, 0]
-    return ((v * _BYTES_TO_BITS) >> np.uint32(24)).astype(np.intp)
-
-
 class Packer:
     """Packs the first ``nbits`` positions of ``spec`` (its 0/1 parts) for a batch: :meth:`clear`, then
     :meth:`put` each part's value, then :meth:`unpack` into the float32 rows."""
 
-    def __init__(self, spec: ObsSpec, nbits: int):
+    def __init__(self, spec: ObsSpec, nbits: int, rows: int = 0):
         self.spec = spec
         self.nbits = nbits
-        self.words = np.zeros((0, (nbits + 63) // 64), U64)
+        self.words = np.zeros((rows, (nbits + 63) // 64), U64)
+
+    def ensure(self, rows: int) -> np.ndarray:
+        """The word buffer for ``rows`` observations (contents undefined: for a builder that assigns whole
+        words)."""
+        if len(self.words) != rows:
+            self.words = np.zeros((rows, self.words.shape[1]), U64)
+        return self.words
 
     def clear(self, rows: int) -> np.ndarray:
         """Start packing ``rows`` observations (all bits 0)."""
-        self.words = np.zeros((rows, (self.nbits + 63) // 64), U64)
-        return self.words
+        words = self.ensure(rows)
+        words[:] = 0
+        return words
 
     def put(self, value: np.ndarray, name: str, *index: int, width: int = 64) -> None:
         """OR ``value`` (uint64, at most ``width`` bits) in at the flat position of part ``name``

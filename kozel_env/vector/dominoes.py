@@ -24,9 +24,21 @@ from ..core.errors import InvalidOptionError
 from ..dominoes.engine import DOUBLE_PAIRS, NONE, PAIR_INDEX, SUITX, T00, T11, T66
 from ..dominoes.game import DominoesGame
 from ..dominoes.knowledge import resolve_opening
-from ..dominoes.tiles import ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, LOW, NUM_TILES, OTHER, PIPS_HI, PIPS_LO, SUIT
+from ..dominoes.tiles import (
+    ALL_TILES,
+    DOUBLE,
+    DOUBLES_MASK,
+    HIGH,
+    LOW,
+    NUM_TILES,
+    OTHER,
+    PIPS_HI,
+    PIPS_LO,
+    SUIT,
+    tile_str,
+)
 from . import rng as vrng
-from .bits import ONE, U64, Packer, bit, bools_to_code, popcount, spread2, unpack_mask
+from .bits import ONE, U64, Packer, bit, popcount, spread2, unpack_mask
 from .engine import BatchedGame
 from .ledger import BatchedLedger
 
@@ -48,10 +60,6 @@ for (_x, _y), _k in PAIR_INDEX.items():
 _DOUBLE_OF = np.array([1 << DOUBLE[v] if v < 7 else 0 for v in range(NONE + 1)], U64)
 _SUITS = np.array(SUIT, U64)
 _M14 = U64(0x3FFF)
-_NEXT_SEATS = np.array([[(p + i) & 3 for i in range(1, 5)] for p in range(4)], np.int64)
-"""``_NEXT_SEATS[p]``: the seats after ``p`` clockwise, ``p`` itself last."""
-_REL_SEATS = np.array([[(p + k) & 3 for k in range(4)] for p in range(4)], np.int64)
-"""``_REL_SEATS[p][k]``: the seat at offset ``k`` from ``p`` (the observation's relative order)."""
 _OTHER_FLAT = _OTHER.reshape(-1)
 _FIRST_SET = np.array([(c & -c).bit_length() - 1 if c else 4 for c in range(16)], np.int64)
 """``_FIRST_SET[c]``: the lowest set bit of ``c`` (4 when ``c`` is 0: the four seats ask, nobody plays)."""
@@ -162,7 +170,7 @@ class BatchedDominoes(BatchedGame):
         self.clear_outputs()
         a = np.asarray(actions, np.int64)
         B = self.num_envs
-        p = self.current_player
+        p = self.current_player.copy()
         at = np.arange(0, 4 * B, 4) + p  # flat index of (game, seat to move) in the [B, 4] arrays
         laid = _ACTION_BITS[a]
         t = a >> 1
@@ -187,19 +195,21 @@ class BatchedDominoes(BatchedGame):
         out = left == 0
         e0, e1 = ends[:, 0], ends[:, 1]
         fit = _SUITX[e0] | _SUITX[e1]
-        rel = _NEXT_SEATS[p]  # the next seats clockwise, the mover last
-        can = (hands[(at - p)[:, None] + rel] & fit[:, None]) != 0
-        nxt = _FIRST_SET[bools_to_code(can)]  # 4: nobody can play
+        base = at - p
+        code = np.zeros(B, np.intp)
+        for i in range(4):  # the next seats clockwise, the mover last: who holds a fitting tile
+            code |= ((hands[base + ((p + 1 + i) & 3)] & fit) != 0).astype(np.intp) << i
+        nxt = _FIRST_SET[code]  # 4: nobody can play
         moving = (nxt < 4) & ~out
-        mv = np.flatnonzero(moving)
-        self.current_player[mv] = rel[mv, nxt[mv]]
-        skipped = np.flatnonzero(~out & ~can[:, 0])  # seats that cannot follow knock (RULES D1.3)
+        self.current_player[:] = np.where(moving, (p + 1 + nxt) & 3, p)
+        skipped = np.flatnonzero(~out & (code & 1 == 0))  # seats that cannot follow knock (RULES D1.3)
         if len(skipped):
             numbers = _OPEN[e0[skipped]] | _OPEN[e1[skipped]]
             until = nxt[skipped]
+            knocks = self.knocks.reshape(-1)
             for i in range(4):
                 k = np.flatnonzero(until > i)
-                self.knocks[skipped[k], rel[skipped[k], i]] |= numbers[k]
+                knocks[4 * skipped[k] + ((p[skipped[k]] + 1 + i) & 3)] |= numbers[k]
         ended = np.flatnonzero(out | ~moving)
         if len(ended):
             self._end_deal(ended, out[ended])
@@ -255,22 +265,34 @@ class BatchedDominoes(BatchedGame):
         if len(rest):
             self._start_deal(rest)
 
+    def move_names(self, b: int, actions: list) -> list:
+        """``"id=notation"`` in the scalar game's notation (``35``, ``35L``, ``33+66``)."""
+        names = []
+        for a in actions:
+            if a >= _NUM_SINGLE:
+                x, y = DOUBLE_PAIRS[a - _NUM_SINGLE]
+                names.append(f"{a}={x}{x}+{y}{y}")
+            else:
+                names.append(f"{a}={tile_str(a >> 1)}{'' if self.played[b] == 0 else 'LR'[a & 1]}")
+        return names
+
     # -- views -----------------------------------------------------------------------------------------
     def _pack_view(self, packer: Packer, seat: np.ndarray, base: int) -> None:
         """OR the 0/1 parts of ``seat``'s observation into ``packer`` at flat position ``base`` onwards."""
         off = self._spec.offset
         B = self.num_envs
-        rel = np.arange(0, 4 * B, 4)[:, None] + _REL_SEATS[seat]  # flat (game, seat at offset k)
+        rows = np.arange(0, 4 * B, 4)
         put = packer.put_at
-        put(self.hands.reshape(-1)[rel[:, 0]], base + off("hand"), 28)
-        played_by = self.played_by.reshape(-1)[rel]
-        knocks = self.knocks.reshape(-1)[rel]
+        put(self.hands.reshape(-1)[rows + seat], base + off("hand"), 28)
+        played_by = self.played_by.reshape(-1)
+        knocks = self.knocks.reshape(-1)
         k0 = off("knocked")
-        knocked = knocks[:, 0]
+        knocked = None
         for k in range(4):
-            put(played_by[:, k], base + off("played_by", k), 28)
-            if k:
-                knocked = knocked | (knocks[:, k] << U64(off("knocked", k) - k0))
+            rel = rows + ((seat + k) & 3)  # flat index of (game, the seat at offset k)
+            put(played_by[rel], base + off("played_by", k), 28)
+            kn = knocks[rel] << U64(off("knocked", k) - k0)
+            knocked = kn if knocked is None else knocked | kn
         put(knocked, base + k0, 28)
         f0 = self._flags0
         flags = (bit(self.ends[:, 0] + (off("ends", 0) - f0)) | bit(self.ends[:, 1] + (off("ends", 1) - f0))
@@ -288,9 +310,11 @@ class BatchedDominoes(BatchedGame):
         the scalar builder packs Python floats."""
         off = self._spec.offset
         B = self.num_envs
-        rel = np.arange(0, 4 * B, 4)[:, None] + _REL_SEATS[seat]
+        rows = np.arange(0, 4 * B, 4)
         o = base + off("hand_counts")
-        out[:, o:o + 4] = self._count_value[popcount(self.hands.reshape(-1)[rel])]
+        hands = self.hands.reshape(-1)
+        for k in range(4):
+            out[:, o + k] = self._count_value[popcount(hands[rows + ((seat + k) & 3)])]
         srel = np.arange(0, 2 * B, 2) + self.side_of[seat]
         t = self._inv_target
         led = self.ledger

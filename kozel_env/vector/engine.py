@@ -104,6 +104,13 @@ class BatchedGame:
     _COMMON = ("rng", "current_player", "deal_ended", "seat_points", "deal_written", "deal_scores",
                "deal_winners", "deal_eggs", "match_over", "returns", "match_winners")
 
+    def move_names(self, b: int, actions: list) -> list:
+        """The moves ``actions`` of game ``b`` as ``"id=notation"`` (for error messages)."""
+        return [f"{a}={self.game.action_to_string(None, a)}" for a in actions]
+
+    def _sized(self) -> None:
+        """Rebuild the scratch arrays that depend on the batch size (a subclass that keeps any)."""
+
     def _per_game(self) -> tuple:
         return self._COMMON + tuple(self.STATE)
 
@@ -116,6 +123,7 @@ class BatchedGame:
             setattr(sub, name, getattr(self, name)[idx])
         for name in self.LEDGERS:
             setattr(sub, name, getattr(self, name).take(idx))
+        sub._sized()
         return sub
 
     def put(self, idx: np.ndarray, sub: BatchedGame) -> None:

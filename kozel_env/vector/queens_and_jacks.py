@@ -124,6 +124,8 @@ class BatchedQueensAndJacks(BatchedGame):
     state); the contract is :class:`~kozel_env.vector.engine.BatchedGame`."""
 
     engine_id = "queens_and_jacks"
+    STATE = ("hands", "played", "trick", "voids", "cards_in_trick", "trick_leader", "trick_eyes", "winning_card",
+             "winning_seat", "led_suit", "counts", "trump", "dealer")
     points_lost = False
     """C2.5: the winners write points, ``seat_points`` is ``written`` of the seat's side."""
 
@@ -131,12 +133,6 @@ class BatchedQueensAndJacks(BatchedGame):
         super().__init__(game, num_envs, single_deal)
         r = self.rules
         B = self.num_envs
-        if self.num_sides != game.num_sides:  # BatchedGame counts len(game.sides), one entry per seat
-            s = self.num_sides = game.num_sides
-            self.deal_written = np.zeros((B, s), np.int64)
-            self.deal_scores = np.zeros((B, s), np.int64)
-            self.deal_winners = np.zeros((B, s), bool)
-            self.match_winners = np.zeros((B, s), bool)
         self._named = r.trumps == "named"
         self._hand_size = r.hand_size
         self._deck = np.array(bits(deck_mask(r.deck)), np.int64)
@@ -167,11 +163,16 @@ class BatchedQueensAndJacks(BatchedGame):
         self.counts = np.zeros((B, 4), np.int64)
         self.trump = np.zeros(B, np.int64)
         self.dealer = np.zeros(B, np.int64)
+        self._obs_packer = Packer(OBS_SPEC, _NBITS)
+        self._oracle_packer = Packer(ORACLE_SPEC, ORACLE_SPEC.size)
+        self._sized()
+
+    def _sized(self) -> None:
+        """Scratch arrays sized by the batch (rebuilt for a :meth:`take` subset)."""
+        B = self.num_envs
         self._rows4 = np.arange(B, dtype=np.int64) * 4
         self._rows2 = np.arange(B, dtype=np.int64) * 2
-        self._obs_packer = Packer(OBS_SPEC, _NBITS, B)
         self._scalars = np.zeros((_SCALARS.stop - _SCALARS.start, B))
-        self._oracle_packer = Packer(ORACLE_SPEC, ORACLE_SPEC.size, B)
 
     # -- matches and hands ---------------------------------------------------------------------------
 
@@ -361,7 +362,7 @@ class BatchedQueensAndJacks(BatchedGame):
         flags |= _EGGS_FLAG.take(np.minimum(self.ledger.eggs_streak, _EGGS_TOP))
         flags |= self._rules_flags
         values = (hand, *trick, *played, flags)
-        words = pk.words
+        words = pk.ensure(self.num_envs)
         for w, terms in enumerate(_OBS_WORDS):  # each word of the packed row ORed from its parts at once
             acc = None
             for k, left, shift in terms:
@@ -391,7 +392,7 @@ class BatchedQueensAndJacks(BatchedGame):
         if out is None:
             out = np.empty((self.num_envs, self.oracle_size), np.float32)
         pk = self._oracle_packer
-        pk.clear()
+        pk.clear(self.num_envs)
         for q in range(4):
             pk.put_at(self.hands[:, q], _ORACLE_HANDS[q], NUM_CARDS)
         pk.put_at(_ORACLE_TO_MOVE_BIT[self.current_player], _ORACLE_TO_MOVE, 4)

@@ -1,0 +1,342 @@
+"""The vector env: ``B`` games of one Kozel env stepped together, for training loops that consume batches.
+
+    from kozel_env import vector
+    venv = vector.make("dominoes_v0", num_envs=4096, seed=0)     # self-play: every seat is the caller's
+    ts = venv.reset()
+    ts = venv.step(actions)                                     # actions: int[B], legal for ts.seat
+
+Every game is the AEC env of the same name with the same options: game ``b`` of a batch made with
+``seed=s`` plays exactly the episodes that ``<env>.env(**options)`` plays after ``reset(seed=seeds[b])``
+and then ``reset()`` again at the end of each episode, where ``seeds = vector.seeds_from(s, num_envs)``
+(``tests/vector/test_identity.py`` checks every observation, mask, reward and deal result).
+
+A :class:`TimeStep` holds, per game, the seat to move (``seat``), its observation (``obs``,
+``float32[B, obs]``) and action mask (``mask``, ``int8[B, A]``), the rewards of this step (``rewards``),
+``done`` (the episode ended at this step) and ``deal_over`` (a deal ended). A finished game starts its next
+episode at once (same-step auto-reset, as SB3 and EnvPool do): where ``done`` is set, ``seat``, ``obs`` and
+``mask`` are already the new episode's first decision; ``info["returns"]`` holds the finished episode's
+``returns`` per seat. Where ``deal_over`` is set, ``info["deals"]`` holds that deal's result: its
+``seat_points``, ``written``, ``scores``, ``winners`` (per side) and ``eggs``. Arrays are new at every step:
+keeping one does not see later steps.
+
+Two modes:
+
+* **self-play** (no ``opponent``): the caller plays every seat. ``rewards`` is ``float32[B, seats]``: what
+  the AEC env's ``rewards`` holds after that step, for every seat (``reward="outcome"``: the episode's
+  +1 / -1 when it ends; ``"points"``: each deal's zero-sum ``seat_points`` when it ends).
+* **single learner** (``opponent=...``): the caller plays one side (``learner_side``: a side index, or None
+  to alternate: game ``b``'s ``k``-th episode has side ``(b + k) % sides``) and the env plays the others
+  until a learner seat is to move. ``rewards`` is ``float32[B]``: the learner side's rewards since its
+  previous decision (partners share them), ``done`` the end of its episode. The opponent is ``"random"``
+  (uniform over the legal moves), a callable ``f(obs, mask) -> actions`` on a batch, an object with
+  ``act_batch(obs, mask)`` (the shipped trained agents, ``agents.load(env)``) or ``act(obs, mask)``
+  (any bot that needs no engine state, asked row by row), or a bot name of :mod:`agents`
+  (``"greedy"``, ``"normal"``); the ``pimc`` bots need the engine state and are refused.
+
+Options: the env's rules options and ``episode`` / ``reward`` as in the AEC env (one check,
+:data:`kozel_env.core.aec.ENV_CHECKS`); ``infos``, ``illegal_action`` and rendering belong to the AEC env.
+``seed`` is an int (the per-game seeds derived from it) or ``num_envs`` ints (one per game), or None
+(fresh entropy). Batched engines exist for the envs in :data:`BATCHED`.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.aec import ENV_CHECKS, SEED_CHECK
+from ..core.errors import IllegalActionError, InvalidOptionError
+from ..core.rng import seed_from_entropy
+from ..registry import load
+from . import rng as vrng
+from .engine import BatchedGame
+
+ENGINES = {
+    "dominoes": "kozel_env.vector.dominoes:BatchedDominoes",
+    "queens_and_jacks": "kozel_env.vector.queens_and_jacks:BatchedQueensAndJacks",
+}
+"""The batched engine of each scalar engine (``Game.engine_id``), loaded when first used."""
+BATCHED = ("dominoes_v0", "sea_goat_v0", "queens_and_jacks_v0")
+"""The envs a batched engine plays (with their default rules; some rules options need the AEC env)."""
+
+
+@dataclass
+class TimeStep:
+    """What :meth:`VectorEnv.reset` and :meth:`VectorEnv.step` return (see the module docstring)."""
+
+    seat: np.ndarray
+    obs: np.ndarray
+    mask: np.ndarray
+    rewards: np.ndarray
+    done: np.ndarray
+    deal_over: np.ndarray
+    info: dict = field(default_factory=dict)
+
+
+def random_actions(mask: np.ndarray, generator: np.random.Generator) -> np.ndarray:
+    """A uniformly drawn legal action per row of ``mask`` (``int8[B, A]``, at least one legal action per
+    row), as int64: the ``k``-th legal action with ``k`` uniform below the row's count."""
+    m = np.asarray(mask) != 0
+    counts = m.sum(axis=1)
+    k = (generator.random(len(m)) * counts).astype(np.int64)
+    rank = np.cumsum(m, axis=1)
+    return np.argmax(rank > k[:, None], axis=1)
+
+
+def engine_class(game) -> type:
+    """The batched engine class of a scalar game (``InvalidOptionError`` when there is none)."""
+    path = ENGINES.get(game.engine_id)
+    if path is None:
+        raise InvalidOptionError(f"{game.name}: no batched engine for the {game.engine_id} engine yet; batched "
+                                 f"envs: {', '.join(BATCHED)}. Use the AEC env (or SB3/gymnasium wrappers).")
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+class VectorEnv:
+    """``num_envs`` games of ``env_name`` (see the module docstring). Attributes: ``num_envs``,
+    ``num_players``, ``num_actions``, ``obs_size``, ``game`` (the scalar engine Game: its ``obs_spec`` names
+    the observation's parts), ``engine`` (the batched engine), ``single_learner``."""
+
+    def __init__(self, env_name: str, num_envs: int, seed=None, *, opponent=None, learner_side: int | None = None,
+                 episode: str = "match", reward: str = "outcome", **rules_options):
+        if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
+            raise InvalidOptionError(f"num_envs must be a positive int, got {num_envs!r}")
+        for key in ("infos", "illegal_action", "render_mode"):
+            if key in rules_options:
+                raise InvalidOptionError(f"{key} is an option of the AEC env; the vector env returns arrays, "
+                                         "checks every action and does not render")
+        self.episode = ENV_CHECKS["episode"]("episode", episode)
+        self.reward_mode = ENV_CHECKS["reward"]("reward", reward)
+        self.env_name = env_name
+        self.game = load(env_name).raw_env.make_game(rules_options)
+        self.engine: BatchedGame = engine_class(self.game)(self.game, int(num_envs), self.episode == "deal")
+        eng = self.engine
+        self.num_envs = eng.num_envs
+        self.num_players = eng.num_players
+        self.num_actions = eng.num_actions
+        self.obs_size = eng.obs_size
+        self.options = {"episode": self.episode, "reward": self.reward_mode, **rules_options}
+        self._seeders = np.zeros(self.num_envs, np.uint64)
+        self._seed = seed
+        self._mask = None
+        self.single_learner = opponent is not None
+        if self.single_learner:
+            self._setup_learner(opponent, learner_side, rules_options)
+
+    # -- seeds and episodes ------------------------------------------------------------------------------
+    def _game_seeds(self, seed) -> np.ndarray:
+        B = self.num_envs
+        if seed is None:
+            seed = seed_from_entropy()
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            return vrng.seeds_from(SEED_CHECK("seed", int(seed)), B)
+        seeds = [SEED_CHECK("seed", int(s)) if isinstance(s, (int, np.integer)) and not isinstance(s, bool)
+                 else SEED_CHECK("seed", s) for s in seed]
+        if len(seeds) != B:
+            raise InvalidOptionError(f"seed must be an int or {B} ints (one per game), got {len(seeds)}")
+        return np.array(seeds, np.uint64)
+
+    def _begin(self, idx: np.ndarray) -> None:
+        """The next episode in games ``idx``, from each game's seed stream (the AEC env's ``reset()``)."""
+        self.engine.start(idx, vrng.next_u64(self._seeders, idx))
+        if self.single_learner:
+            self._episodes[idx] += 1
+            if self._fixed_side is None:
+                self._side[idx] = (idx + self._episodes[idx] - 1) % self.engine.num_sides
+
+    def reset(self, seed=None) -> TimeStep:
+        """Start a new episode in every game. ``seed``: as in :func:`make` (None: the seed given to
+        ``make``, or fresh entropy)."""
+        self._seeders = self._game_seeds(self._seed if seed is None else seed)
+        B = self.num_envs
+        acc = _Step(B, self.num_players)
+        if self.single_learner:
+            self._episodes[:] = 0
+            self._carry = np.zeros(B, np.float32)
+        self._begin(np.arange(B))
+        self.engine.clear_outputs()
+        if self.single_learner:
+            self._play_opponents(acc)
+        return self._timestep(acc)
+
+    # -- a step ------------------------------------------------------------------------------------------
+    def step(self, actions) -> TimeStep:
+        """One decision in every game: ``actions[b]`` for the seat to move in game ``b``. A bad action
+        raises :class:`IllegalActionError` (naming the game, the move and the legal moves) before any
+        game changes."""
+        a = self._check(actions)
+        acc = _Step(self.num_envs, self.num_players)
+        if self.single_learner:
+            acc.mine += self._carry
+            self._carry = np.zeros(self.num_envs, np.float32)
+        self.engine.apply(a)
+        self._collect(acc)
+        if self.single_learner:
+            self._play_opponents(acc)
+        return self._timestep(acc)
+
+    def _collect(self, acc: _Step) -> None:
+        """Fold the last ``apply``'s outputs into ``acc``: rewards, deals and episodes ended (a finished
+        game starts its next episode here)."""
+        eng = self.engine
+        rewards = self._rewards()
+        if self.single_learner:
+            r = self._side_reward(rewards)
+            self._carry += np.where(acc.done, r, 0.0).astype(np.float32)  # a new episode's: the next step's
+            acc.mine += np.where(acc.done, 0.0, r).astype(np.float32)
+        else:
+            acc.rewards += rewards
+        d = np.flatnonzero(eng.deal_ended)
+        if len(d):
+            acc.deal_over[d] = True
+            for key, name in _DEAL_KEYS:
+                acc.deals(eng)[key][d] = getattr(eng, name)[d]
+        over = np.flatnonzero(eng.match_over & ~acc.done)
+        if len(over):
+            acc.returns[over] = eng.returns[over]
+            if self.single_learner:
+                acc.learner_return[over] = self._side_reward(eng.returns)[over]
+            acc.done[over] = True
+            self._begin(over)
+        eng.clear_outputs()
+
+    def _check(self, actions) -> np.ndarray:
+        a = np.asarray(actions)
+        B = self.num_envs
+        if a.shape != (B,):
+            raise IllegalActionError(f"actions must be an int array of shape ({B},), got shape {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise IllegalActionError(f"actions must be int action ids, got dtype {a.dtype}")
+        a = a.astype(np.int64)
+        bad = (a < 0) | (a >= self.num_actions)
+        if not bad.any():
+            bad = self._mask[np.arange(B), a] == 0
+        if bad.any():
+            b = int(np.flatnonzero(bad)[0])
+            legal = np.flatnonzero(self._mask[b]).tolist()
+            seat = int(self.engine.current_player[b])
+            what = (f"out of range 0..{self.num_actions - 1}" if not 0 <= a[b] < self.num_actions
+                    else "not legal")
+            raise IllegalActionError(f"game {b}: action {int(a[b])} is {what} for player_{seat} "
+                                     f"({int(bad.sum())} bad action(s) in the batch); legal: "
+                                     f"{self.engine.move_names(b, legal)}; nothing was applied",
+                                     action=int(a[b]) if what == "not legal" else None)
+        return a
+
+    def _rewards(self) -> np.ndarray:
+        """This step's rewards per seat, as the AEC env computes them (one home for the rule:
+        :meth:`kozel_env.core.aec.KozelEnv._report`, checked by the identity test)."""
+        eng = self.engine
+        rew = np.zeros((self.num_envs, self.num_players), np.float64)
+        if self.reward_mode == "points":
+            d = np.flatnonzero(eng.deal_ended)
+            if len(d):
+                pts = eng.seat_points[d].astype(np.float64)
+                rew[d] = pts - pts.sum(axis=1, keepdims=True) / self.num_players
+        else:
+            d = np.flatnonzero(eng.match_over)
+            rew[d] = eng.returns[d]
+        return rew.astype(np.float32)
+
+    def _timestep(self, acc: _Step) -> TimeStep:
+        eng = self.engine
+        self._mask = eng.legal_mask()
+        info = {}
+        if acc.deal is not None:
+            info["deals"] = acc.deal
+        if acc.done.any():
+            info["returns"] = acc.returns
+            if self.single_learner:
+                info["learner_return"] = acc.learner_return
+        return TimeStep(seat=eng.current_player.copy(), obs=eng.observe(), mask=self._mask.copy(),
+                        rewards=acc.mine if self.single_learner else acc.rewards, done=acc.done,
+                        deal_over=acc.deal_over, info=info)
+
+    def state(self) -> np.ndarray:
+        """Every game's full-information (oracle) view, ``game.oracle(state)``: for centralized critics,
+        never for a policy."""
+        return self.engine.oracle()
+
+    # -- single learner ----------------------------------------------------------------------------------
+    def _setup_learner(self, opponent, learner_side, rules_options) -> None:
+        S = self.engine.num_sides
+        if learner_side is not None and not (isinstance(learner_side, (int, np.integer)) and 0 <= learner_side < S):
+            raise InvalidOptionError(f"learner_side must be None (alternate) or a side 0..{S - 1}, got "
+                                     f"{learner_side!r}")
+        self._fixed_side = learner_side
+        self._side = np.full(self.num_envs, learner_side if learner_side is not None else 0, np.int64)
+        self._episodes = np.zeros(self.num_envs, np.int64)
+        self._seat_of_side = np.array([self.engine.side_of.tolist().index(s) for s in range(S)], np.int64)
+        self._opponent = _batched_opponent(opponent, self.env_name, rules_options, self._seed)
+
+    def _side_reward(self, per_seat: np.ndarray) -> np.ndarray:
+        return per_seat[np.arange(self.num_envs), self._seat_of_side[self._side]]
+
+    def _play_opponents(self, acc: _Step) -> None:
+        """Opponent moves until a learner seat is to move in every game (each round steps the games where
+        an opponent is to move, as one sub-batch)."""
+        eng = self.engine
+        while True:
+            opp = np.flatnonzero(eng.side_of[eng.current_player] != self._side)
+            if not len(opp):
+                return
+            sub = eng.take(opp)
+            sub.apply(np.asarray(self._opponent(sub.observe(), sub.legal_mask()), np.int64))
+            eng.put(opp, sub)
+            self._collect(acc)
+
+
+class _Step:
+    """What one step gathers before it becomes a :class:`TimeStep`."""
+
+    def __init__(self, B: int, n: int):
+        self.rewards = np.zeros((B, n), np.float32)
+        self.mine = np.zeros(B, np.float32)
+        self.done = np.zeros(B, bool)
+        self.deal_over = np.zeros(B, bool)
+        self.returns = np.zeros((B, n), np.float32)
+        self.learner_return = np.zeros(B, np.float32)
+        self.deal = None
+
+    def deals(self, eng: BatchedGame) -> dict:
+        """The ended deals' results, made when a first deal ends (one row per game, zero elsewhere)."""
+        if self.deal is None:
+            self.deal = {key: np.zeros_like(getattr(eng, name)) for key, name in _DEAL_KEYS}
+        return self.deal
+
+
+_DEAL_KEYS = (("seat_points", "seat_points"), ("written", "deal_written"), ("scores", "deal_scores"),
+              ("winners", "deal_winners"), ("eggs", "deal_eggs"))
+"""``info["deals"]`` keys and the engine outputs they copy: a deal result's ``seat_points``, ``written``,
+``scores``, ``winners`` (a side mask) and ``eggs``, for the games where ``deal_over`` is set."""
+
+
+def _batched_opponent(opponent, env_name: str, rules_options: dict, seed):
+    """``f(obs, mask) -> actions`` for a batch, from the ``opponent`` forms of the module docstring."""
+    if isinstance(opponent, str):
+        if opponent == "random":
+            gen = np.random.default_rng(None if seed is None else [int(s) for s in np.atleast_1d(seed)][:4])
+            return lambda obs, mask: random_actions(mask, gen)
+        from agents import make_agent  # lazily: only bot names need the agents package
+
+        opponent = make_agent(opponent, env_name, seed=0 if seed is None else int(np.atleast_1d(seed)[0]),
+                              env_options=rules_options)
+    if callable(getattr(opponent, "act_batch", None)):
+        return opponent.act_batch
+    if callable(getattr(opponent, "act", None)):
+        if getattr(opponent, "needs_state", False):
+            raise InvalidOptionError(f"opponent {opponent!r} needs the engine state (determinized search); the "
+                                     "vector env gives opponents the observation and mask only: use the AEC env")
+        return lambda obs, mask: np.array([opponent.act(o, m) for o, m in zip(obs, mask)], np.int64)
+    if callable(opponent):
+        return opponent
+    raise InvalidOptionError(f"opponent={opponent!r} is not allowed: 'random', a bot name, a callable "
+                             "f(obs, mask) -> actions, or an object with act_batch / act")
+
+
+def make(env_name: str, num_envs: int, seed=None, **options) -> VectorEnv:
+    """The vector env of ``env_name`` with ``num_envs`` games (see :class:`VectorEnv` and the module
+    docstring); ``options``: ``opponent``, ``learner_side``, ``episode``, ``reward`` and the rules options."""
+    return VectorEnv(env_name, num_envs, seed, **options)
