@@ -51,6 +51,35 @@ def spread2(x: np.ndarray) -> np.ndarray:
     return _SPREAD14[(x & _M14).astype(np.intp)] | (_SPREAD14[((x >> _S14) & _M14).astype(np.intp)] << _S28)
 
 
+_SELECT_STEPS = tuple((U64(w), U64((1 << w) - 1)) for w in (32, 16, 8, 4, 2, 1))
+
+
+def select_bit(words: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Per row of ``words`` (``uint64[B, W]``, bit ``j`` of word ``w`` standing for ``64 w + j``), the
+    position of the set bit of rank ``k`` (0-based, below the row's popcount): the ``k``-th legal action of
+    a packed mask, with no loop over rows."""
+    k = np.asarray(k, np.int64).copy()
+    B, W = words.shape
+    x = words[:, 0].copy()
+    pos = np.zeros(B, np.int64)
+    if W > 1:
+        left = k.copy()
+        for w in range(W):
+            c = popcount(words[:, w])
+            here = (left >= 0) & (left < c)
+            x = np.where(here, words[:, w], x)
+            pos = np.where(here, 64 * w, pos)
+            k = np.where(here, left, k)
+            left = left - c
+    for width, low_bits in _SELECT_STEPS:
+        low = popcount(x & low_bits)
+        up = k >= low
+        k -= np.where(up, low, 0)
+        x = np.where(up, x >> width, x)
+        pos += np.where(up, int(width), 0)
+    return pos
+
+
 class Packer:
     """Packs the first ``nbits`` positions of ``spec`` (its 0/1 parts) for a batch: :meth:`clear`, then
     :meth:`put` each part's value, then :meth:`unpack` into the float32 rows."""

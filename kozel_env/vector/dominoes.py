@@ -60,6 +60,10 @@ for (_x, _y), _k in PAIR_INDEX.items():
 _DOUBLE_OF = np.array([1 << DOUBLE[v] if v < 7 else 0 for v in range(NONE + 1)], U64)
 _SUITS = np.array(SUIT, U64)
 _M14 = U64(0x3FFF)
+_TWO_POW = 2.0 ** np.arange(NUM_TILES)
+_SEAT_OF_POSITION = np.array([[1.0 if p // 7 == s else 0.0 for s in range(4)] for p in range(NUM_TILES)])
+"""The deal (seed 000 §3): shuffled position ``p`` goes to seat ``p // 7``; a hand is the sum of its tiles'
+bits, exact in float64 (``tiles @ _SEAT_OF_POSITION``)."""
 _OTHER_FLAT = _OTHER.reshape(-1)
 _FIRST_SET = np.array([(c & -c).bit_length() - 1 if c else 4 for c in range(16)], np.int64)
 """``_FIRST_SET[c]``: the lowest set bit of ``c`` (4 when ``c`` is 0: the four seats ask, nobody plays)."""
@@ -116,8 +120,19 @@ class BatchedDominoes(BatchedGame):
         self._nbits = spec.offset("hand_counts")
         self._packer = Packer(spec, self._nbits)
         self._oracle_packer = Packer(game.oracle_spec, game.oracle_spec.offset("seat0_hand"))
-        self._flags0 = spec.offset("ends")
+        self._flags0 = f0 = spec.offset("ends")
         off = spec.offset
+        # the small one-hot parts from ``ends`` to ``opened`` as one int, bit ``pos - f0`` (obs_spec offsets)
+        self._end_flags = np.array([(1 << (off("ends", 0) + e0 - f0)) | (1 << (off("ends", 1) + e1 - f0))
+                                    for e0 in range(NONE + 1) for e1 in range(NONE + 1)], U64)
+        self._seat_flags = np.array([(1 << (off("leader", lead) - f0)) | (1 << (off("seat", s) - f0))
+                                     for lead in range(4) for s in range(4)], U64)
+        """``_seat_flags[4 * (leader offset) + seat]``."""
+        self._bool_flags = np.array([sum(1 << (off(name, *ix) - f0) for bit_i, (name, ix) in enumerate(
+            (("first_deal", ()), ("line_empty", ()), ("opened", (0,)), ("opened", (1,)))) if code >> bit_i & 1)
+            for code in range(16)], U64)
+        """``_bool_flags[code]``: bits 0-3 of ``code`` are first_deal, line_empty, opened (own side), opened
+        (other side)."""
         assert off("seat") < off("opened") < self._nbits and off("knocked") + 28 == self._flags0
         self._lone = r.lone_double_values
         self._count_value = np.array([c * (1.0 / r.hand_size) for c in range(29)], np.float32)
@@ -138,27 +153,21 @@ class BatchedDominoes(BatchedGame):
         """Deal seven tiles each from the shuffled set (seed 000 §3), silently redeal a hand RULES D1.6
         forbids, and lead: the holder of ``11`` in the first deal (D1.5), else the last mover."""
         pending = idx
-        tries = 2 if self.rules.redeal else 1
         while len(pending):
-            tiles = bit(vrng.shuffles(self.rng, pending, range(NUM_TILES), tries))
-            hands = np.bitwise_or.reduce(tiles.reshape(len(pending), tries, 4, 7), axis=3)
-            if tries == 1:
-                self.hands[pending] = hands[:, 0]
-                vrng.advance(self.rng, pending, np.full(len(pending), NUM_TILES - 1))
+            tiles = vrng.shuffled(self.rng, pending, range(NUM_TILES))
+            hands = (_TWO_POW[tiles] @ _SEAT_OF_POSITION).astype(U64)  # seat s: positions 7s .. 7s+6
+            self.hands[pending] = hands
+            if not self.rules.redeal:
                 break
-            bad = needs_redeal(hands).any(axis=2)  # [game, try]
-            use = np.argmin(bad, axis=1)  # the first deal the rule lets stand (0 if both are thrown in)
-            ok = ~bad[np.arange(len(pending)), use]
-            self.hands[pending] = hands[np.arange(len(pending)), use]
-            vrng.advance(self.rng, pending, np.where(ok, use + 1, tries) * (NUM_TILES - 1))
-            pending = pending[~ok]
+            pending = pending[needs_redeal(hands).any(axis=1)]  # thrown in: the next shuffle deals again
         self.played[idx] = 0
         self.played_by[idx] = 0
         self.ends[idx] = NONE
         self.knocks[idx] = 0
         self.last_bits[idx] = 0
         first = self.first_deal[idx]
-        holder = np.argmax((self.hands[idx] >> U64(T11)) & ONE, axis=1)
+        has11 = ((self.hands[idx] >> U64(T11)) & ONE).astype(np.int64)
+        holder = has11[:, 1] + 2 * has11[:, 2] + 3 * has11[:, 3]
         leader = np.where(first, holder, self.last_mover[idx])
         self.leader[idx] = leader
         self.lead_mask[idx] = np.where(first, U64(1 << T11), U64(ALL_TILES))
@@ -277,45 +286,42 @@ class BatchedDominoes(BatchedGame):
         return names
 
     # -- views -----------------------------------------------------------------------------------------
-    def _pack_view(self, packer: Packer, seat: np.ndarray, base: int) -> None:
-        """OR the 0/1 parts of ``seat``'s observation into ``packer`` at flat position ``base`` onwards."""
+    def _view(self, seat: np.ndarray, out: np.ndarray, packer: Packer, base: int) -> None:
+        """``game.observe(state, seat)`` of every game into ``out[:, base:]``: the 0/1 parts OR-ed into
+        ``packer`` at their ``obs_spec`` offsets and unpacked, then the scalars (computed in float64 and
+        stored as float32, as the scalar builder packs Python floats)."""
         off = self._spec.offset
         B = self.num_envs
         rows = np.arange(0, 4 * B, 4)
+        packer.clear(B)
         put = packer.put_at
         put(self.hands.reshape(-1)[rows + seat], base + off("hand"), 28)
         played_by = self.played_by.reshape(-1)
         knocks = self.knocks.reshape(-1)
         k0 = off("knocked")
+        o = base + off("hand_counts")
+        counts = []
         knocked = None
         for k in range(4):
             rel = rows + ((seat + k) & 3)  # flat index of (game, the seat at offset k)
-            put(played_by[rel], base + off("played_by", k), 28)
+            played = played_by[rel]
+            put(played, base + off("played_by", k), 28)
+            counts.append(popcount(played))
             kn = knocks[rel] << U64(off("knocked", k) - k0)
             knocked = kn if knocked is None else knocked | kn
         put(knocked, base + k0, 28)
         f0 = self._flags0
-        flags = (bit(self.ends[:, 0] + (off("ends", 0) - f0)) | bit(self.ends[:, 1] + (off("ends", 1) - f0))
-                 | bit(((self.leader - seat) & 3) + (off("leader") - f0)) | bit(seat + (off("seat") - f0)))
-        flags |= self.first_deal.astype(U64) << U64(off("first_deal") - f0)
-        flags |= (self.played == 0).astype(U64) << U64(off("line_empty") - f0)
+        flags = self._end_flags[self.ends[:, 0] * (NONE + 1) + self.ends[:, 1]]
+        flags |= self._seat_flags[((self.leader - seat) & 3) * 4 + seat]
         opened = self.ledger.opened.reshape(-1)
         srel = np.arange(0, 2 * B, 2) + self.side_of[seat]
-        flags |= opened[srel].astype(U64) << U64(off("opened", 0) - f0)
-        flags |= opened[srel ^ 1].astype(U64) << U64(off("opened", 1) - f0)
+        code = (self.first_deal.view(np.uint8) | ((self.played == 0).view(np.uint8) << 1)
+                | (opened[srel].view(np.uint8) << 2) | (opened[srel ^ 1].view(np.uint8) << 3))
+        flags |= self._bool_flags[code]
         put(flags, base + f0, self._nbits - f0)
-
-    def _scalars(self, seat: np.ndarray, out: np.ndarray, base: int) -> None:
-        """``hand_counts``, ``scores``, ``memory``, ``eggs``: computed in float64 and stored as float32, as
-        the scalar builder packs Python floats."""
-        off = self._spec.offset
-        B = self.num_envs
-        rows = np.arange(0, 4 * B, 4)
-        o = base + off("hand_counts")
-        hands = self.hands.reshape(-1)
-        for k in range(4):
-            out[:, o + k] = self._count_value[popcount(hands[rows + ((seat + k) & 3)])]
-        srel = np.arange(0, 2 * B, 2) + self.side_of[seat]
+        packer.unpack(out[:, base:] if base else out)
+        for k in range(4):  # a seat's tiles: its seven less those it played (no stock here)
+            out[:, o + k] = self._count_value[7 - counts[k]]
         t = self._inv_target
         led = self.ledger
         for name, arr in (("scores", led.scores), ("memory", led.memory)):
@@ -329,11 +335,7 @@ class BatchedDominoes(BatchedGame):
         """``game.observe(state, seat)`` for every game (default: the seat to move)."""
         if out is None:
             out = np.empty((self.num_envs, self.obs_size), np.float32)
-        seat = self.current_player if seat is None else seat
-        self._packer.clear(self.num_envs)
-        self._pack_view(self._packer, seat, 0)
-        self._packer.unpack(out)
-        self._scalars(seat, out, 0)
+        self._view(self.current_player if seat is None else seat, out, self._packer, 0)
         return out
 
     def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
@@ -357,6 +359,7 @@ class BatchedDominoes(BatchedGame):
             lo = pa < 64
             words[ok[lo], 0] |= bit(pa[lo])
             words[ok[~lo], 1] |= bit(pa[~lo] - 64)
+        self.legal_words = words
         unpack_mask(words, self.num_actions, out)
         return out
 

@@ -10,7 +10,8 @@ reward and deal result. What a batched engine provides:
 * ``apply(actions)`` -- one decision in every game (``actions[b]`` legal for ``current_player[b]``; the
   vector env checks it); afterwards the per-game outputs below tell what that decision ended;
 * ``observe(out)`` / ``legal_mask(out)`` / ``oracle(out)`` -- for every game, the scalar ``observe(state,
-  current_player)``, the mask of ``legal_actions()`` and ``oracle(state)``.
+  current_player)``, the mask of ``legal_actions()`` and ``oracle(state)``; ``legal_mask`` also leaves
+  the mask packed in ``legal_words`` (``uint64[B, W]``, action ``a`` at bit ``a % 64`` of word ``a // 64``).
 
 Outputs of the last ``apply`` (one row per game): ``deal_ended`` (a deal ended), ``seat_points`` (that deal's
 ``seat_points``), ``deal_written`` / ``deal_scores`` / ``deal_winners`` / ``deal_eggs`` (its ``written``,
@@ -53,6 +54,7 @@ class BatchedGame:
         self.match_over = np.zeros(B, bool)
         self.returns = np.zeros((B, n), np.float64)
         self.match_winners = np.zeros((B, s), bool)
+        self.legal_words = np.zeros((B, (self.num_actions + 63) // 64), np.uint64)
 
     # -- the contract ------------------------------------------------------------------------------------
     def start(self, idx: np.ndarray, seeds: np.ndarray) -> None:  # pragma: no cover - abstract
@@ -72,9 +74,9 @@ class BatchedGame:
 
     # -- shared helpers ----------------------------------------------------------------------------------
     def clear_outputs(self) -> None:
-        """Before an ``apply``: nothing ended yet in any game."""
-        self.deal_ended[:] = False
-        self.match_over[:] = False
+        """Before an ``apply``: nothing ended yet in any game (every output zero)."""
+        for name in self._COMMON[2:]:
+            getattr(self, name).fill(0)
 
     def end_deal_outputs(self, idx: np.ndarray, written: np.ndarray, scores: np.ndarray, winners: np.ndarray,
                          eggs: np.ndarray) -> None:

@@ -50,6 +50,7 @@ from ..core.errors import IllegalActionError, InvalidOptionError
 from ..core.rng import seed_from_entropy
 from ..registry import load
 from . import rng as vrng
+from .bits import popcount, select_bit
 from .engine import BatchedGame
 
 ENGINES = {
@@ -188,11 +189,8 @@ class VectorEnv:
             acc.mine += np.where(acc.done, 0.0, r).astype(np.float32)
         else:
             acc.rewards += rewards
-        d = np.flatnonzero(eng.deal_ended)
-        if len(d):
-            acc.deal_over[d] = True
-            for key, name in _DEAL_KEYS:
-                acc.deals(eng)[key][d] = getattr(eng, name)[d]
+        if eng.deal_ended.any():
+            acc.add_deals(eng)
         over = np.flatnonzero(eng.match_over & ~acc.done)
         if len(over):
             acc.returns[over] = eng.returns[over]
@@ -229,16 +227,10 @@ class VectorEnv:
         """This step's rewards per seat, as the AEC env computes them (one home for the rule:
         :meth:`kozel_env.core.aec.KozelEnv._report`, checked by the identity test)."""
         eng = self.engine
-        rew = np.zeros((self.num_envs, self.num_players), np.float64)
         if self.reward_mode == "points":
-            d = np.flatnonzero(eng.deal_ended)
-            if len(d):
-                pts = eng.seat_points[d].astype(np.float64)
-                rew[d] = pts - pts.sum(axis=1, keepdims=True) / self.num_players
-        else:
-            d = np.flatnonzero(eng.match_over)
-            rew[d] = eng.returns[d]
-        return rew.astype(np.float32)
+            pts = eng.seat_points.astype(np.float64)  # zero where no deal ended
+            return (pts - pts.sum(axis=1, keepdims=True) / self.num_players).astype(np.float32)
+        return eng.returns.astype(np.float32)  # zero where no match ended
 
     def _timestep(self, acc: _Step) -> TimeStep:
         eng = self.engine
@@ -253,6 +245,13 @@ class VectorEnv:
         return TimeStep(seat=eng.current_player.copy(), obs=eng.observe(), mask=self._mask.copy(),
                         rewards=acc.mine if self.single_learner else acc.rewards, done=acc.done,
                         deal_over=acc.deal_over, info=info)
+
+    def sample_actions(self, generator: np.random.Generator) -> np.ndarray:
+        """A uniformly drawn legal action for every game's seat to move (``int64[B]``), from the packed mask
+        the last step made (the fast form of :func:`random_actions` for this env's own masks)."""
+        words = self.engine.legal_words
+        counts = popcount(words).sum(axis=1) if words.shape[1] > 1 else popcount(words[:, 0])
+        return select_bit(words, (generator.random(self.num_envs) * counts).astype(np.int64))
 
     def state(self) -> np.ndarray:
         """Every game's full-information (oracle) view, ``game.oracle(state)``: for centralized critics,
@@ -300,11 +299,17 @@ class _Step:
         self.learner_return = np.zeros(B, np.float32)
         self.deal = None
 
-    def deals(self, eng: BatchedGame) -> dict:
-        """The ended deals' results, made when a first deal ends (one row per game, zero elsewhere)."""
+    def add_deals(self, eng: BatchedGame) -> None:
+        """The deals that the last ``apply`` ended (the engine's outputs are zero in the other games)."""
+        ended = eng.deal_ended
         if self.deal is None:
-            self.deal = {key: np.zeros_like(getattr(eng, name)) for key, name in _DEAL_KEYS}
-        return self.deal
+            self.deal = {key: getattr(eng, name).copy() for key, name in _DEAL_KEYS}
+            self.deal_over = ended.copy()
+            return
+        rows = np.flatnonzero(ended)
+        for key, name in _DEAL_KEYS:
+            self.deal[key][rows] = getattr(eng, name)[rows]
+        self.deal_over |= ended
 
 
 _DEAL_KEYS = (("seat_points", "seat_points"), ("written", "deal_written"), ("scores", "deal_scores"),

@@ -337,7 +337,8 @@ class BatchedQueensAndJacks(BatchedGame):
         m = np.where((self.cards_in_trick != 0) & (f != 0), f, hand)
         if self._named:
             m = np.where(self.trump == NAMING, _NAME_MASK, m)
-        unpack_mask(m[:, None], self.num_actions, out)
+        self.legal_words = m[:, None]
+        unpack_mask(self.legal_words, self.num_actions, out)
         return out
 
     def observe(self, out: np.ndarray | None = None) -> np.ndarray:

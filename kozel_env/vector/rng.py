@@ -65,14 +65,14 @@ def shuffles(state: np.ndarray, idx: np.ndarray, items, count: int) -> np.ndarra
     z = draws(state.copy(), idx, (n - 1) * count).reshape(k * count, n - 1)
     js = (z % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)
     flat = out.reshape(-1)
-    row0 = np.arange(k * count) * n
+    row0 = np.arange(k * count)[:, None] * n
+    # swap m exchanges positions i = n-1-m and j_m of every row: one take and one put of both positions
+    fi = row0 + np.arange(n - 1, 0, -1)
+    pairs = np.stack([js + row0, fi])  # [2, rows, n-1]: the flat (j, i) of every swap
+    swapped = np.ascontiguousarray(pairs[::-1].transpose(2, 0, 1).reshape(n - 1, -1))
+    pairs = np.ascontiguousarray(pairs.transpose(2, 0, 1).reshape(n - 1, -1))
     for m in range(n - 1):
-        i = n - 1 - m
-        fj = row0 + js[:, m]
-        fi = row0 + i
-        a = flat[fj]
-        flat[fj] = flat[fi]
-        flat[fi] = a
+        flat[swapped[m]] = flat[pairs[m]]
     return out.reshape(k, count, n)
 
 

@@ -149,3 +149,20 @@ def test_random_actions_are_legal_and_cover_every_legal_move():
 def test_state_per_game_is_at_most_a_kilobyte():
     for name in vector.BATCHED:
         assert vector.make(name, 16).engine.state_nbytes() <= 1024, name
+
+
+def test_sample_actions_are_uniform_over_the_legal_moves_of_every_game():
+    for name in vector.BATCHED:
+        venv = vector.make(name, 64, seed=4)
+        ts = venv.reset()
+        gen = np.random.default_rng(1)
+        for _ in range(30):
+            a = venv.sample_actions(gen)
+            assert (ts.mask[np.arange(64), a] == 1).all(), name
+            ts = venv.step(a)
+    venv = vector.make("dominoes_v0", 1, seed=0)
+    ts = venv.reset()
+    ts = venv.step(venv.sample_actions(gen))
+    legal = set(np.flatnonzero(ts.mask[0]).tolist())
+    picks = {int(venv.sample_actions(gen)[0]) for _ in range(200)}
+    assert picks == legal

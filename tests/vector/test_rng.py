@@ -38,3 +38,19 @@ def test_below_and_a_subset_leave_the_other_generators_alone():
 def test_seeds_from_is_the_rng_stream():
     r = Rng(99)
     assert vr.seeds_from(99, 4).tolist() == [r.next_u64() for _ in range(4)]
+
+
+def test_shuffles_are_the_next_shuffles_one_after_the_other_and_advance_moves_on():
+    st = np.array(SEEDS, np.uint64)
+    idx = np.arange(len(SEEDS))
+    out = vr.shuffles(st, idx, range(28), 3)
+    assert st.tolist() == SEEDS  # not moved
+    for i, s in enumerate(SEEDS):
+        r = Rng(s)
+        assert [r.shuffle(list(range(28))) for _ in range(3)] == out[i].tolist()
+    vr.advance(st, idx, np.full(len(SEEDS), 2 * 27))
+    for i, s in enumerate(SEEDS):
+        r = Rng(s)
+        r.shuffle(list(range(28)))
+        r.shuffle(list(range(28)))
+        assert int(st[i]) == r.s
