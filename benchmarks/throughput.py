@@ -5,15 +5,32 @@ For each environment it prints:
   every decision, a uniformly random legal player;
 * raw engine: decisions/s of ``legal_actions()`` + ``apply_action()`` on the engine state, random play;
 * games/s: whole matches per second on the full AEC path;
-* clone: microseconds per ``State.clone()`` on positions from random play.
+* clone: microseconds per ``State.clone()`` on positions from random play;
 
-    python benchmarks/throughput.py [--seconds 2] [--env dominoes_v0 ...]
+and, for the envs with a batched engine (``kozel_env.vector``), at batch sizes 1, 64, 1024 and 4096:
+
+* batched decisions/s of ``venv.step`` (one decision in every game; the observations and masks of the next
+  decisions built, the actions checked, rewards and auto-reset), timed alone, and with the random legal
+  player (``venv.sample_actions``) included; the state bytes per game;
+* ``--split``: where the time of a step goes at the largest batch size (engine apply, observation, mask,
+  the vector env's own bookkeeping, the random player);
+* ``--floor``: PettingZoo's own floor on the same machine: an env that does no game work (a fixed
+  observation and mask, 28 decisions per episode) wrapped in PettingZoo classic's standard wrappers
+  (TerminateIllegal, AssertOutOfBounds, OrderEnforcing), driven by the same AEC loop.
+
+Pin it to one core and compare figures measured in the same run (the machine's speed varies):
+
+    taskset -c 1 python benchmarks/throughput.py [--seconds 2] [--env dominoes_v0 ...] [--batched] [--split] [--floor]
 """
 from __future__ import annotations
 
 import argparse
 import random
 import time
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
 
 from kozel_env.registry import ENVIRONMENTS, load
 
@@ -67,11 +84,156 @@ def raw_engine(name: str, seconds: float) -> tuple:
     return decisions / dt, clone_us
 
 
+BATCH_SIZES = (1, 64, 1024, 4096)
+
+
+def batched(name: str, num_envs: int, seconds: float) -> tuple:
+    """(decisions/s of ``venv.step`` alone, decisions/s with the random player, state bytes per game):
+    process CPU time, after a few warm-up steps."""
+    import numpy as np
+
+    from kozel_env import vector
+
+    venv = vector.make(name, num_envs, seed=0)
+    gen = np.random.default_rng(0)
+    venv.reset()
+    for _ in range(3):
+        venv.step(venv.sample_actions(gen))
+    steps = 0
+    in_step = 0.0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        a = venv.sample_actions(gen)
+        t1 = time.process_time()
+        venv.step(a)
+        in_step += time.process_time() - t1
+        steps += 1
+    total = time.process_time() - t0
+    n = steps * num_envs
+    return n / in_step, n / total, venv.engine.state_nbytes()
+
+
+def split(name: str, num_envs: int, steps: int = 60) -> dict:
+    """Microseconds per step in each part of ``VectorEnv.step`` (the same calls, timed one by one)."""
+    import numpy as np
+
+    from kozel_env import vector
+
+    venv = vector.make(name, num_envs, seed=0)
+    eng = venv.engine
+    gen = np.random.default_rng(0)
+    venv.reset()
+    parts = dict.fromkeys(("random player", "check", "engine apply (deal ends, new deals included)",
+                           "rewards, deals, auto-reset", "legal mask", "observation"), 0.0)
+    clock = time.process_time
+    for _ in range(steps):
+        t = [clock()]
+        a = venv.sample_actions(gen)
+        t.append(clock())
+        a = venv._check(a)
+        t.append(clock())
+        eng.apply(a)
+        t.append(clock())
+        venv._collect(vector.env._Step(num_envs, venv.num_players))
+        t.append(clock())
+        venv._mask = eng.legal_mask()
+        t.append(clock())
+        eng.observe()
+        t.append(clock())
+        for key, t0, t1 in zip(parts, t, t[1:]):
+            parts[key] += (t1 - t0) / steps * 1e6
+    return parts
+
+
+class _NullEnv(AECEnv):
+    """No game at all: a fixed observation and mask, 28 decisions per episode (PettingZoo's floor)."""
+
+    metadata = {"name": "null_v0", "render_modes": [], "is_parallelizable": False}
+
+    def __init__(self):
+        super().__init__()
+        self.possible_agents = [f"player_{i}" for i in range(4)]
+        obs = spaces.Box(0.0, 1.0, (207,), np.float32)
+        self.observation_spaces = {a: spaces.Dict({"observation": obs, "action_mask": spaces.Box(0, 1, (77,), np.int8)})
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(77) for a in self.possible_agents}
+        self._obs = {"observation": np.zeros(207, np.float32), "action_mask": np.ones(77, np.int8)}
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def observe(self, agent):
+        return self._obs
+
+    def reset(self, seed=None, options=None):
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._moves = 0
+
+    def step(self, action):
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[self.agent_selection] = 0
+        self._moves += 1
+        if self._moves >= 28:
+            self.terminations = {a: True for a in self.agents}
+        self.agent_selection = self.agents[self._moves % 4]
+
+
+def pettingzoo_floor(seconds: float) -> float:
+    """Decisions/s of :class:`_NullEnv` in PettingZoo classic's wrapper stack, through ``full_path``'s loop."""
+    from pettingzoo.utils import wrappers
+
+    env = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        wrappers.TerminateIllegalWrapper(_NullEnv(), illegal_reward=-1)))
+    rnd = random.Random(0)
+    decisions = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        env.reset(seed=decisions)
+        for _agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[int(rnd.random() * len(legal))]))
+            decisions += 1
+    return decisions / (time.process_time() - t0)
+
+
 def main(argv=None) -> list:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     ap.add_argument("--env", nargs="*", default=list(ENVIRONMENTS))
+    ap.add_argument("--batched", action="store_true", help="also the batched engines (kozel_env.vector)")
+    ap.add_argument("--batch-sizes", type=int, nargs="*", default=list(BATCH_SIZES))
+    ap.add_argument("--split", action="store_true", help="where a batched step's time goes (largest batch)")
+    ap.add_argument("--floor", action="store_true", help="also PettingZoo's floor (no game, its wrappers)")
+    ap.add_argument("--skip-aec", action="store_true", help="only the batched figures (and the floor)")
     args = ap.parse_args(argv)
+    rows = []
+    if args.floor:
+        floor = pettingzoo_floor(args.seconds)
+        rows.append({"env": "pettingzoo_floor", "aec_decisions_per_s": floor})
+        print(f"PettingZoo floor (no game, classic wrappers): {floor:,.0f} decisions/s", flush=True)
+    if not args.skip_aec:
+        rows += aec_table(args)
+    if args.batched or args.split:
+        rows += batched_table(args)
+    return rows
+
+
+def aec_table(args) -> list:
     rows = []
     print(f"{'environment':<24}{'AEC decisions/s':>17}{'engine decisions/s':>20}{'games/s':>10}{'clone us':>10}")
     for name in args.env:
@@ -80,6 +242,28 @@ def main(argv=None) -> list:
         rows.append({"env": name, "aec_decisions_per_s": aec, "engine_decisions_per_s": raw,
                      "games_per_s": games, "clone_us": clone_us})
         print(f"{name:<24}{aec:>17,.0f}{raw:>20,.0f}{games:>10,.1f}{clone_us:>10.2f}", flush=True)
+    return rows
+
+
+def batched_table(args) -> list:
+    from kozel_env import vector
+
+    rows = []
+    names = [n for n in args.env if n in vector.BATCHED]
+    print(f"\n{'batched env':<24}{'B':>6}{'step decisions/s':>18}{'with random player':>20}{'bytes/game':>12}")
+    for name in names:
+        for b in args.batch_sizes:
+            step_rate, total_rate, nbytes = batched(name, b, args.seconds)
+            rows.append({"env": name, "batch": b, "batched_step_decisions_per_s": step_rate,
+                         "batched_decisions_per_s": total_rate, "state_bytes_per_game": nbytes})
+            print(f"{name:<24}{b:>6}{step_rate:>18,.0f}{total_rate:>20,.0f}{nbytes:>12}", flush=True)
+        if args.split:
+            b = max(args.batch_sizes)
+            parts = split(name, b)
+            total = sum(parts.values())
+            print(f"  where a step's {total:,.0f} us go at B = {b}: " + ", ".join(
+                f"{k} {v:,.0f} us ({v / total:.0%})" for k, v in parts.items()), flush=True)
+            rows.append({"env": name, "batch": b, "split_us": parts})
     return rows
 
 
