@@ -65,6 +65,12 @@ _SEAT_OF_POSITION = np.array([[1.0 if p // 7 == s else 0.0 for s in range(4)] fo
 """The deal (seed 000 §3): shuffled position ``p`` goes to seat ``p // 7``; a hand is the sum of its tiles'
 bits, exact in float64 (``tiles @ _SEAT_OF_POSITION``)."""
 _OTHER_FLAT = _OTHER.reshape(-1)
+_BYTES_TO_BITS = np.uint32(0x01020408)
+"""Four 0/1 bytes read as one little-endian uint32, times this, shifted right by 24: the four bits."""
+_NEXT_CODE = np.array([sum(1 << i for i in range(4) if held >> ((p + 1 + i) & 3) & 1)
+                       for p in range(4) for held in range(16)], np.intp)
+"""``_NEXT_CODE[16 p + held]``: ``held`` (bit s: seat s) reordered as the seats after ``p`` (bit i: seat
+``p + 1 + i``)."""
 _FIRST_SET = np.array([(c & -c).bit_length() - 1 if c else 4 for c in range(16)], np.int64)
 """``_FIRST_SET[c]``: the lowest set bit of ``c`` (4 when ``c`` is 0: the four seats ask, nobody plays)."""
 
@@ -143,11 +149,14 @@ class BatchedDominoes(BatchedGame):
     def start(self, idx: np.ndarray, seeds: np.ndarray) -> None:
         """``DominoesState(rules, seed)`` in games ``idx``: a fresh ledger, the first deal (RULES D1.5)."""
         idx = np.asarray(idx, np.int64)
+        self._new_match(idx, seeds)
+        self._start_deal(idx)
+
+    def _new_match(self, idx: np.ndarray, seeds: np.ndarray) -> None:
         self.rng[idx] = seeds
         self.ledger.start(idx)
         self.first_deal[idx] = True
         self.last_mover[idx] = 0
-        self._start_deal(idx)
 
     def _start_deal(self, idx: np.ndarray) -> None:
         """Deal seven tiles each from the shuffled set (seed 000 §3), silently redeal a hand RULES D1.6
@@ -204,10 +213,9 @@ class BatchedDominoes(BatchedGame):
         out = left == 0
         e0, e1 = ends[:, 0], ends[:, 1]
         fit = _SUITX[e0] | _SUITX[e1]
-        base = at - p
-        code = np.zeros(B, np.intp)
-        for i in range(4):  # the next seats clockwise, the mover last: who holds a fitting tile
-            code |= ((hands[base + ((p + 1 + i) & 3)] & fit) != 0).astype(np.intp) << i
+        can = (self.hands & fit[:, None]) != 0  # [B, 4]: the seats holding a fitting tile
+        held = (can.view("<u4")[:, 0] * _BYTES_TO_BITS) >> np.uint32(24)  # seat s at bit s
+        code = _NEXT_CODE[p * 16 + held]  # the next seats clockwise from p, p itself last: bits 0..3
         nxt = _FIRST_SET[code]  # 4: nobody can play
         moving = (nxt < 4) & ~out
         self.current_player[:] = np.where(moving, (p + 1 + nxt) & 3, p)
@@ -228,13 +236,14 @@ class BatchedDominoes(BatchedGame):
         or the match's end (the scalar ``_end_deal`` / ``_end_match``)."""
         r = self.rules
         side = self.side_of
+        assert side.tolist() == [0, 1, 0, 1]
         h = self.hands[idx]
         pips = _pips(h)
         value = pips
         if self._lone is not None:  # D1.1: a lone 00 or 66 counts its configured value
             value = np.where(h == U64(1 << T00), self._lone[0], np.where(h == U64(1 << T66), self._lone[1], pips))
-        totals = np.stack([pips[:, side == s].sum(axis=1) for s in range(2)], axis=1)
-        values = np.stack([value[:, side == s].sum(axis=1) for s in range(2)], axis=1)
+        totals = pips[:, :2] + pips[:, 2:]  # pairs: seats 0+2 and 1+3 (seed 000 §2)
+        values = value[:, :2] + value[:, 2:]
         mover = self.last_mover[idx]
         winners = np.where(out[:, None], side[mover][:, None] == np.arange(2),
                            totals == totals.min(axis=1, keepdims=True))
@@ -270,6 +279,9 @@ class BatchedDominoes(BatchedGame):
         done = np.flatnonzero(over)
         if len(done):
             self.end_match_outputs(idx[done], match_winners[done], match_losers[done])
+            if self.autoreset:  # the next match, dealt with the next deals of the others in one pass
+                self._new_match(idx[done], self.next_seeds(idx[done]))
+                over = np.zeros(len(idx), bool)
         rest = idx[~over]
         if len(rest):
             self._start_deal(rest)

@@ -13,6 +13,10 @@ reward and deal result. What a batched engine provides:
   current_player)``, the mask of ``legal_actions()`` and ``oracle(state)``; ``legal_mask`` also leaves
   the mask packed in ``legal_words`` (``uint64[B, W]``, action ``a`` at bit ``a % 64`` of word ``a // 64``).
 
+With ``autoreset`` set, a game whose match ends starts its next match inside the same ``apply``, from the
+next seed of its stream ``seeders`` (the outputs still describe the match that ended); without it the game
+waits for ``start``.
+
 Outputs of the last ``apply`` (one row per game): ``deal_ended`` (a deal ended), ``seat_points`` (that deal's
 ``seat_points``), ``deal_written`` / ``deal_scores`` / ``deal_winners`` / ``deal_eggs`` (its ``written``,
 ``scores``, winners as a side mask and ``eggs``), ``match_over`` (the match ended: the game waits for
@@ -44,6 +48,8 @@ class BatchedGame:
         self.oracle_size = game.oracle_spec.size
         self.side_of = np.array(game.sides, np.int64)
         self.rng = np.zeros(B, np.uint64)
+        self.seeders = np.zeros(B, np.uint64)
+        self.autoreset = False
         self.current_player = np.zeros(B, np.int64)
         self.deal_ended = np.zeros(B, bool)
         self.seat_points = np.zeros((B, n), np.int64)
@@ -75,7 +81,7 @@ class BatchedGame:
     # -- shared helpers ----------------------------------------------------------------------------------
     def clear_outputs(self) -> None:
         """Before an ``apply``: nothing ended yet in any game (every output zero)."""
-        for name in self._COMMON[2:]:
+        for name in self._OUTPUTS:
             getattr(self, name).fill(0)
 
     def end_deal_outputs(self, idx: np.ndarray, written: np.ndarray, scores: np.ndarray, winners: np.ndarray,
@@ -91,6 +97,13 @@ class BatchedGame:
     points_lost = True
     """``seat_points`` is minus ``written`` (points are bad, dominoes) or ``written`` (points won, cards)."""
 
+    def next_seeds(self, idx: np.ndarray) -> np.ndarray:
+        """The engine seeds of the next matches of games ``idx``, from each game's own stream (``seeders``:
+        what the AEC env's ``reset()`` spawns from its seed)."""
+        from .rng import next_u64
+
+        return next_u64(self.seeders, idx)
+
     def end_match_outputs(self, idx: np.ndarray, winners: np.ndarray, losers: np.ndarray) -> None:
         """Record the end of the match in games ``idx``: +1 to the winners' seats, -1 to the losers'."""
         self.match_over[idx] = True
@@ -103,8 +116,9 @@ class BatchedGame:
     """The subclass's per-game state arrays (first axis: the game), by attribute name."""
     LEDGERS: tuple = ("ledger",)
     """Attributes holding a :class:`~kozel_env.vector.ledger.BatchedLedger`."""
-    _COMMON = ("rng", "current_player", "deal_ended", "seat_points", "deal_written", "deal_scores",
-               "deal_winners", "deal_eggs", "match_over", "returns", "match_winners")
+    _OUTPUTS = ("deal_ended", "seat_points", "deal_written", "deal_scores", "deal_winners", "deal_eggs",
+                "match_over", "returns", "match_winners")
+    _COMMON = ("rng", "seeders", "current_player") + _OUTPUTS
 
     def move_names(self, b: int, actions: list) -> list:
         """The moves ``actions`` of game ``b`` as ``"id=notation"`` (for error messages)."""

@@ -114,12 +114,12 @@ class VectorEnv:
         self.game = load(env_name).raw_env.make_game(rules_options)
         self.engine: BatchedGame = engine_class(self.game)(self.game, int(num_envs), self.episode == "deal")
         eng = self.engine
+        eng.autoreset = True  # a finished game starts its next episode inside the step, from its own seeds
         self.num_envs = eng.num_envs
         self.num_players = eng.num_players
         self.num_actions = eng.num_actions
         self.obs_size = eng.obs_size
         self.options = {"episode": self.episode, "reward": self.reward_mode, **rules_options}
-        self._seeders = np.zeros(self.num_envs, np.uint64)
         self._seed = seed
         self._mask = None
         self.single_learner = opponent is not None
@@ -140,8 +140,8 @@ class VectorEnv:
         return np.array(seeds, np.uint64)
 
     def _begin(self, idx: np.ndarray) -> None:
-        """The next episode in games ``idx``, from each game's seed stream (the AEC env's ``reset()``)."""
-        self.engine.start(idx, vrng.next_u64(self._seeders, idx))
+        """Games ``idx`` started their next episode (from each game's seed stream, the AEC env's ``reset()``:
+        the engine's auto-reset, or :meth:`reset`): the learner's side of the new episode."""
         if self.single_learner:
             self._episodes[idx] += 1
             if self._fixed_side is None:
@@ -150,13 +150,16 @@ class VectorEnv:
     def reset(self, seed=None) -> TimeStep:
         """Start a new episode in every game. ``seed``: as in :func:`make` (None: the seed given to
         ``make``, or fresh entropy)."""
-        self._seeders = self._game_seeds(self._seed if seed is None else seed)
+        eng = self.engine
+        eng.seeders[:] = self._game_seeds(self._seed if seed is None else seed)
         B = self.num_envs
         acc = _Step(B, self.num_players)
         if self.single_learner:
             self._episodes[:] = 0
             self._carry = np.zeros(B, np.float32)
-        self._begin(np.arange(B))
+        every = np.arange(B)
+        eng.start(every, eng.next_seeds(every))
+        self._begin(every)
         self.engine.clear_outputs()
         if self.single_learner:
             self._play_opponents(acc)

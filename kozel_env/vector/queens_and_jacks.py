@@ -183,10 +183,13 @@ class BatchedQueensAndJacks(BatchedGame):
         idx = np.asarray(idx, np.int64)
         if idx.size == 0:
             return
+        self._new_match(idx, seeds)
+        self._start_hand(idx)
+
+    def _new_match(self, idx: np.ndarray, seeds: np.ndarray) -> None:
         self.rng[idx] = np.asarray(seeds, U64)
         self.ledger.start(idx)
         self.dealer[idx] = vrng.below(self.rng, idx, 4)
-        self._start_hand(idx)
 
     def _start_hand(self, idx: np.ndarray) -> None:
         """Deal (C2.1: the shuffled deck in packets from the dealer's left, ``engine._deal``) and set the
@@ -315,14 +318,17 @@ class BatchedQueensAndJacks(BatchedGame):
             winners[ar[target], first[target]] = True
             losers[target] = ~winners[target]
         ends = target | self.single_deal
+        deal = idx[~ends]
+        self.dealer[deal] = (self.dealer[deal] + 1) & 3
         if ends.any():
             e = idx[ends]
             self.end_match_outputs(e, winners[ends], losers[ends])
             self.current_player[e] = -1
-        if not self.single_deal and not target.all():
-            nxt = idx[~target]
-            self.dealer[nxt] = (self.dealer[nxt] + 1) & 3
-            self._start_hand(nxt)
+            if self.autoreset:  # the next match, dealt with the next hands of the others in one pass
+                self._new_match(e, self.next_seeds(e))
+                deal = idx
+        if len(deal):
+            self._start_hand(deal)
 
     # -- views ---------------------------------------------------------------------------------------
 
