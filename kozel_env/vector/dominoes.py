@@ -27,7 +27,6 @@ from ..dominoes.knowledge import resolve_opening
 from ..dominoes.tiles import (
     ALL_TILES,
     DOUBLE,
-    DOUBLES_MASK,
     HIGH,
     LOW,
     NUM_TILES,
@@ -58,12 +57,15 @@ for (_x, _y), _k in PAIR_INDEX.items():
     _PAIR_ACTION[_x, _y] = _PAIR_ACTION[_y, _x] = _NUM_SINGLE + _k
 """``_PAIR_ACTION[e0, e1]``: the two-doubles move for ends ``e0 != e1`` (-1: none)."""
 _DOUBLE_OF = np.array([1 << DOUBLE[v] if v < 7 else 0 for v in range(NONE + 1)], U64)
-_SUITS = np.array(SUIT, U64)
+SUIT_TILES = tuple(frozenset(t for t in range(NUM_TILES) if SUIT[n] >> t & 1) for n in range(7))
 _M14 = U64(0x3FFF)
-_TWO_POW = 2.0 ** np.arange(NUM_TILES)
 _SEAT_OF_POSITION = np.array([[1.0 if p // 7 == s else 0.0 for s in range(4)] for p in range(NUM_TILES)])
-"""The deal (seed 000 §3): shuffled position ``p`` goes to seat ``p // 7``; a hand is the sum of its tiles'
-bits, exact in float64 (``tiles @ _SEAT_OF_POSITION``)."""
+"""The deal (seed 000 §3): shuffled position ``p`` goes to seat ``p // 7``; a sum over a seat's positions
+is a product with this matrix (exact in float64)."""
+_TILE_FEATURES = np.array([[2.0 ** t] + [float(t in SUIT_TILES[n]) for n in range(7)] + [float(t in DOUBLE)]
+                           for t in range(NUM_TILES)])
+"""``_TILE_FEATURES[t]``: the tile's bit ``2 ** t``, whether it carries each number 0-6, whether it is a
+double: summed over a hand, its mask, its tiles of each number and its doubles (RULES D1.6)."""
 _OTHER_FLAT = _OTHER.reshape(-1)
 _BYTES_TO_BITS = np.uint32(0x01020408)
 """Four 0/1 bytes read as one little-endian uint32, times this, shifted right by 24: the four bits."""
@@ -78,15 +80,6 @@ _FIRST_SET = np.array([(c & -c).bit_length() - 1 if c else 4 for c in range(16)]
 def _pips(h: np.ndarray) -> np.ndarray:
     """Plain pip totals (``tiles.pip_total``) of an array of hands."""
     return _PIPS_LO[(h & _M14).astype(np.int64)] + _PIPS_HI[(h >> U64(14)).astype(np.int64)]
-
-
-def needs_redeal(hands: np.ndarray) -> np.ndarray:
-    """RULES D1.6 per hand (``engine.needs_redeal``): five doubles or more, or six tiles or more of one
-    number."""
-    bad = popcount(hands & U64(DOUBLES_MASK)) >= 5
-    for s in _SUITS:
-        bad |= popcount(hands & s) >= 6
-    return bad
 
 
 class BatchedDominoes(BatchedGame):
@@ -164,11 +157,16 @@ class BatchedDominoes(BatchedGame):
         pending = idx
         while len(pending):
             tiles = vrng.shuffled(self.rng, pending, range(NUM_TILES))
-            hands = (_TWO_POW[tiles] @ _SEAT_OF_POSITION).astype(U64)  # seat s: positions 7s .. 7s+6
-            self.hands[pending] = hands
+            k = len(pending)
+            # per seat (positions 7s .. 7s+6): the hand's bits, its tiles of each number, its doubles
+            per_seat = (_TILE_FEATURES[tiles].transpose(0, 2, 1).reshape(k * 9, NUM_TILES)
+                        @ _SEAT_OF_POSITION).reshape(k, 9, 4)
+            self.hands[pending] = per_seat[:, 0].astype(U64)
             if not self.rules.redeal:
                 break
-            pending = pending[needs_redeal(hands).any(axis=1)]  # thrown in: the next shuffle deals again
+            # RULES D1.6: five doubles or more, or six tiles or more of one number, in some hand
+            bad = (per_seat[:, 8] >= 5).any(axis=1) | (per_seat[:, 1:8] >= 6).any(axis=(1, 2))
+            pending = pending[bad]  # thrown in: the next shuffle deals again
         self.played[idx] = 0
         self.played_by[idx] = 0
         self.ends[idx] = NONE
