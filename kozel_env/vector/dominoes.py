@@ -56,6 +56,7 @@ _PAIR_ACTION = np.full((NONE + 1, NONE + 1), -1, np.int64)
 for (_x, _y), _k in PAIR_INDEX.items():
     _PAIR_ACTION[_x, _y] = _PAIR_ACTION[_y, _x] = _NUM_SINGLE + _k
 """``_PAIR_ACTION[e0, e1]``: the two-doubles move for ends ``e0 != e1`` (-1: none)."""
+_PAIR_ACTION_FLAT = _PAIR_ACTION.reshape(-1)
 _DOUBLE_OF = np.array([1 << DOUBLE[v] if v < 7 else 0 for v in range(NONE + 1)], U64)
 SUIT_TILES = tuple(frozenset(t for t in range(NUM_TILES) if SUIT[n] >> t & 1) for n in range(7))
 _M14 = U64(0x3FFF)
@@ -353,18 +354,18 @@ class BatchedDominoes(BatchedGame):
         ``11`` in the first deal, D1.5; the two-doubles move, D1.2)."""
         if out is None:
             out = np.empty((self.num_envs, self.num_actions), np.int8)
-        rows = np.arange(self.num_envs)
-        h = self.hands[rows, self.current_player]
-        lead = self.played == 0
+        h = self.hands.reshape(-1)[np.arange(0, 4 * self.num_envs, 4) + self.current_player]
         e0, e1 = self.ends[:, 0], self.ends[:, 1]
-        m0 = np.where(lead, h & self.lead_mask, h & _SUITX[e0])
-        m1 = np.where(lead, U64(0), h & _SUITX[e1])
+        m0 = h & _SUITX[e0]  # before the lead both ends are 8 (no end): nothing fits
+        m1 = h & _SUITX[e1]
+        li = np.flatnonzero(self.played == 0)
+        m0[li] = h[li] & self.lead_mask[li]  # the lead (slot 0): 11 in the first deal, else any tile
         words = np.zeros((self.num_envs, 2), U64)
         words[:, 0] = spread2(m0) | (spread2(m1) << ONE)
         if self.rules.two_doubles:
-            pair = _PAIR_ACTION[e0, e1]
+            pair = _PAIR_ACTION_FLAT[e0 * (NONE + 1) + e1]  # -1 unless two different open numbers
             both = _DOUBLE_OF[e0] | _DOUBLE_OF[e1]
-            ok = np.flatnonzero(~lead & (pair >= 0) & ((h & both) == both))
+            ok = np.flatnonzero((pair >= 0) & ((h & both) == both))
             pa = pair[ok]
             lo = pa < 64
             words[ok[lo], 0] |= bit(pa[lo])
