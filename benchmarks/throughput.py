@@ -90,9 +90,10 @@ BATCH_SIZES = (1, 64, 1024, 4096)
 
 def batched(name: str, num_envs: int, seconds: float) -> tuple:
     """(decisions/s of ``venv.step`` alone, decisions/s with the random player, state bytes per game):
-    process CPU time in windows of at least 40 steps and 40,000 decisions, the best window of those that fit
-    in ``seconds`` (on a shared machine the best window is the one least disturbed), after 200 warm-up steps
-    (games that start together deal together; the warm-up spreads the deals' ends over the steps)."""
+    process CPU time in windows of at least 40 steps and 40,000 decisions (fewer, but 10 steps or more, when
+    that would not give five windows in ``seconds``), the best window of those that fit in ``seconds`` (on a
+    shared machine the best window is the one least disturbed), after 200 warm-up steps (games that start
+    together deal together; the warm-up spreads the deals' ends over the steps)."""
     import numpy as np
 
     from kozel_env import vector
@@ -100,9 +101,11 @@ def batched(name: str, num_envs: int, seconds: float) -> tuple:
     venv = vector.make(name, num_envs, seed=0)
     gen = np.random.default_rng(0)
     venv.reset()
+    t0 = time.process_time()
     for _ in range(200):
         venv.step(venv.sample_actions(gen))
-    per_window = max(40, 40_000 // num_envs)
+    per_step = (time.process_time() - t0) / 200
+    per_window = max(10, min(max(40, 40_000 // num_envs), int(seconds / 5 / per_step)))
     best_step = best_total = float("inf")
     clock = time.process_time
     t_end = clock() + seconds

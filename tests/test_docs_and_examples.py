@@ -39,3 +39,14 @@ def test_benchmark_script_runs():
                           "--env", "dominoes_v0"], capture_output=True, text=True, check=True,
                          timeout=120).stdout
     assert "dominoes_v0" in out and "AEC decisions/s" in out
+
+
+def test_benchmark_script_reports_the_batched_engines_and_the_pettingzoo_floor():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "throughput.py"), "--seconds", "0.05",
+                          "--env", "dominoes_v0", "queens_and_jacks_v0", "--skip-aec", "--batched", "--split",
+                          "--floor", "--batch-sizes", "1", "8"], capture_output=True, text=True, check=True,
+                         timeout=300).stdout
+    assert "PettingZoo floor" in out and "step decisions/s" in out and "where a step's" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith(("dominoes_v0", "queens_and_jacks_v0"))]
+    assert [(r[0], r[1]) for r in rows] == [("dominoes_v0", "1"), ("dominoes_v0", "8"),
+                                           ("queens_and_jacks_v0", "1"), ("queens_and_jacks_v0", "8")]
