@@ -19,7 +19,7 @@ import numpy as np
 
 from ..dominoes.donkey import CLOSED, DONE, NUM_ACTIONS, SLOTS, DonkeyGame
 from ..dominoes.donkey import E as NUM_SLOTS
-from ..dominoes.engine import DEAD, NONE
+from ..dominoes.engine import DEAD, NONE, SUITX
 from ..dominoes.tiles import DOUBLE, HIGH, IS_DOUBLE, LOW, OTHER, tile_str
 from .bits import ONE, U64, popcount, unpack_mask
 from .dominoes import _FIRST_SET, _OPEN, _SUITX, BatchedDominoes
@@ -57,6 +57,29 @@ for _k in range(16):
     _SPREAD4[np.arange(1 << 16) >> _k & 1 == 1] |= U64(1 << (4 * _k))
 """``_SPREAD4[x]``: bit ``k`` of a 16-bit ``x`` at bit ``4 k`` (tile ``t`` at slot ``s``: action ``4 t + s``)."""
 _M16, _S16 = U64(0xFFFF), U64(16)
+_NIBBLES = U64(15)
+
+
+def _fit_words(s0: int, s1: int) -> np.ndarray:
+    """``[2, 81]``: for ends ``(e, f)`` at slots ``s0, s1`` (index ``9 e + f``), the action bits of every tile
+    that fits them (``4 t + slot``), tiles 0-15 in word 0 and 16-27 in word 1."""
+    out = np.zeros((2, _NV * _NV), U64)
+    for e in range(_NV):
+        for f in range(_NV):
+            bits = sum(1 << (4 * t + s0) for t in range(28) if SUITX[e] >> t & 1)
+            bits |= sum(1 << (4 * t + s1) for t in range(28) if SUITX[f] >> t & 1)
+            out[:, e * _NV + f] = bits & ((1 << 64) - 1), bits >> 64
+    return out
+
+
+_FIT01, _FIT23 = _fit_words(0, 1), _fit_words(2, 3)
+"""The fitting placements of slots L R and of slots U D by their two end values."""
+_CLOSED_FROM = ((0, 0, 1, 48), (0, 28, 1, 52), (0, 52, 1, 56), (1, 8, 1, 60), (1, 24, 2, 0), (1, 36, 2, 4),
+                (1, 44, 2, 8))
+"""Double ``vv`` closed (ids ``112 + 4 v + slot``) is legal at the slots where it is legal open (ids
+``4 DOUBLE[v] + slot``): per ``v``, (word, shift) of the open nibble and (word, shift) of the closed one."""
+assert all(64 * w + sh == 4 * DOUBLE[v] and 64 * cw + csh == CLOSED + 4 * v
+           for v, (w, sh, cw, csh) in enumerate(_CLOSED_FROM))
 
 
 def _action_words(action: int) -> np.ndarray:
@@ -74,6 +97,7 @@ for _s in range(NUM_SLOTS):
 """``_OPEN_WORDS[s, v]`` / ``_CLOSED_WORDS[s, v]``: the packed mask bit of laying ``vv`` open / closed at
 slot ``s`` (zero for a dead or missing end)."""
 _DONE_WORDS = _action_words(DONE)
+assert DONE >> 6 == 2  # "done" lies in the third mask word
 
 
 class BatchedDonkey(BatchedDominoes):
@@ -126,10 +150,15 @@ class BatchedDonkey(BatchedDominoes):
         slot = _SLOT[a]
         ends = self.ends
         flat_ends = ends.reshape(-1)
-        continuing = self.move_slots != 0
+        pending = self.move_slots
+        continuing = pending != 0
+        self.move_slots = np.zeros(B, np.int64)  # set again where the move goes on
         lead = self.played == 0
         dbl = _DBL[a]
-        start_open = ((ends < 7) * _SLOT_BIT).sum(axis=1)  # ends showing a number before the move (D4.2)
+        if self._max_doubles > 1:  # the ends that show a number at the start of the move (D4.2)
+            d = np.flatnonzero(dbl & ~lead)
+            shown = (ends[d] < 7) * _SLOT_BIT
+            start_open = shown[:, 0] | shown[:, 1] | shown[:, 2] | shown[:, 3]
         pos = 4 * np.arange(B) + slot
         v = flat_ends[pos]
         flat_ends[pos] = _NEXT_END[a * _NV + v]  # the lead's rows are set below
@@ -151,15 +180,27 @@ class BatchedDonkey(BatchedDominoes):
         self.last_mover[:] = p
         self.last_bits = np.where(continuing, self.last_bits | laid, laid)
         goes_on = np.zeros(B, bool)
-        if self._max_doubles > 1:  # may the move of doubles go on (D4.2)? public: asked whatever it holds
-            ms = np.where(continuing, self.move_slots, start_open) & ~_SLOT_BIT[slot]
-            free = ~self.played
-            room = np.zeros(B, bool)
-            for s in range(NUM_SLOTS):
-                room |= ((ms >> s) & 1).astype(bool) & ((_DOUBLE_BIT[ends[:, s]] & free) != 0)
-            goes_on = dbl & ~lead & (left != 0) & (popcount(self.last_bits) < self._max_doubles) & room
-            self.move_slots = np.where(goes_on, ms, 0)
+        if self._max_doubles > 1:
+            keep = left[d] != 0
+            c = d[keep]
+            goes_on[c] = self._move_goes_on(c, np.where(continuing[c], pending[c], start_open[keep]), slot[c])
         self._after_move(p, at, left, goes_on)
+
+    def _move_goes_on(self, c: np.ndarray, slots: np.ndarray, slot: np.ndarray) -> np.ndarray:
+        """In games ``c``, where a double was just laid at ``slot`` in a move that may use the end slots
+        ``slots`` (a 4-bit mask), may the move of doubles go on (RULES D4.2)? While ``max_doubles`` is not
+        reached (the hand is not empty there) and some end that showed its number at the start of the move,
+        took no double in it and whose double is not on the table remains: public, the mover is asked
+        whatever it holds. Sets ``move_slots``."""
+        ends = self.ends[c]
+        ms = slots & ~_SLOT_BIT[slot]
+        free = ~self.played[c]
+        room = np.zeros(len(c), bool)
+        for s in range(NUM_SLOTS):
+            room |= ((ms >> s) & 1).astype(bool) & ((_DOUBLE_BIT[ends[:, s]] & free) != 0)
+        on = room & (popcount(self.last_bits[c]) < self._max_doubles)
+        self.move_slots[c] = np.where(on, ms, 0)
+        return on
 
     def _after_move(self, p: np.ndarray, at: np.ndarray, left: np.ndarray, goes_on: np.ndarray) -> None:
         """Where the move is over (not ``goes_on``): going out, the next seat that holds a fitting tile and
@@ -226,46 +267,55 @@ class BatchedDonkey(BatchedDominoes):
         if out is None:
             out = np.empty((B, self.num_actions), np.int8)
         h = self.hands[np.arange(B), self.current_player]
-        words = np.zeros((B, 3), U64)
-        w0, w1, w2 = words[:, 0], words[:, 1], words[:, 2]
-        for s in range(NUM_SLOTS):
-            e = self.ends[:, s]
-            m = h & _SUITX[e]
-            sh = U64(s)
-            w0 |= _SPREAD4[(m & _M16).astype(np.intp)] << sh
-            w1 |= _SPREAD4[(m >> _S16).astype(np.intp)] << sh
-            if self._closing:
-                has = (h >> _DBL_POS[e]) & ONE
-                w1 |= has * _CLOSED_WORDS[s, e, 1]
-                w2 |= has * _CLOSED_WORDS[s, e, 2]
+        e = self.ends
+        fit01 = e[:, 0] * _NV + e[:, 1]
+        fit23 = e[:, 2] * _NV + e[:, 3]
+        # each tile of the hand as a nibble of ones, ANDed with the placements that fit (4 t + slot)
+        w = [_SPREAD4[(h & _M16).astype(np.intp)] * _NIBBLES & (_FIT01[0][fit01] | _FIT23[0][fit23]),
+             _SPREAD4[(h >> _S16).astype(np.intp)] * _NIBBLES & (_FIT01[1][fit01] | _FIT23[1][fit23]),
+             np.zeros(B, U64)]
+        if self._closing:
+            self._add_closed(w)
         li = np.flatnonzero(self.played == 0)
         if len(li):
-            words[li] = self._lead_words(h[li] & self.lead_mask[li])
+            for k, part in enumerate(self._lead_words(h[li] & self.lead_mask[li])):
+                w[k][li] = part
         mid = np.flatnonzero(self.move_slots != 0)
         if len(mid):
-            words[mid] = self._move_words(h[mid], self.move_slots[mid], self.ends[mid])
+            for k, part in enumerate(self._move_words(h[mid], self.move_slots[mid], self.ends[mid])):
+                w[k][mid] = part
+        words = np.stack(w, axis=1)
         self.legal_words = words
         unpack_mask(words, self.num_actions, out)
         return out
 
-    def _lead_words(self, m: np.ndarray) -> np.ndarray:
-        """The lead's packed mask: each tile of ``m`` at slot 0; a double also closed with ``close_lead``."""
-        words = np.zeros((len(m), 3), U64)
-        words[:, 0] = _SPREAD4[(m & _M16).astype(np.intp)]
-        words[:, 1] = _SPREAD4[(m >> _S16).astype(np.intp)]
+    @staticmethod
+    def _add_closed(words: list) -> None:
+        """Each double laid closed wherever it may be laid open (RULES D4.3); ``words``: the three mask
+        words, each a ``uint64`` array."""
+        for w, sh, cw, csh in _CLOSED_FROM:
+            words[cw] |= ((words[w] >> U64(sh)) & _NIBBLES) << U64(csh)
+
+    def _lead_words(self, m: np.ndarray) -> list:
+        """The lead's mask words: each tile of ``m`` at slot 0; a double also closed with ``close_lead``."""
+        words = [_SPREAD4[(m & _M16).astype(np.intp)], _SPREAD4[(m >> _S16).astype(np.intp)], np.zeros(len(m), U64)]
         if self._close_lead:
             for v in range(7):
-                words |= ((m >> _DBL_POS[v]) & ONE)[:, None] * _CLOSED_WORDS[0, v]
+                has = (m >> _DBL_POS[v]) & ONE
+                for k in range(3):
+                    words[k] |= has * _CLOSED_WORDS[0, v, k]
         return words
 
-    def _move_words(self, h: np.ndarray, ms: np.ndarray, ends: np.ndarray) -> np.ndarray:
-        """In a move of doubles: each double of ``h`` that shows at a slot of ``ms``, open (and closed
-        with ``closing``), and "done" (RULES D4.2)."""
-        words = np.broadcast_to(_DONE_WORDS, (len(h), 3)).copy()
+    def _move_words(self, h: np.ndarray, ms: np.ndarray, ends: np.ndarray) -> list:
+        """In a move of doubles, the mask words: each double of ``h`` that shows at a slot of ``ms``, open
+        (and closed with ``closing``), and "done" (RULES D4.2)."""
+        n = len(h)
+        words = [np.zeros(n, U64), np.zeros(n, U64), np.full(n, _DONE_WORDS[2])]
         for s in range(NUM_SLOTS):
             e = ends[:, s]
             has = ((ms >> s) & 1).astype(U64) & (h >> _DBL_POS[e]) & ONE
-            words |= has[:, None] * _OPEN_WORDS[s, e]
-            if self._closing:
-                words |= has[:, None] * _CLOSED_WORDS[s, e]
+            words[0] |= has * _OPEN_WORDS[s, :, 0][e]
+            words[1] |= has * _OPEN_WORDS[s, :, 1][e]
+        if self._closing:
+            self._add_closed(words)
         return words
