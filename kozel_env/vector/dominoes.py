@@ -88,11 +88,13 @@ class BatchedDominoes(BatchedGame):
     points_lost = True
     STATE = ("hands", "played", "played_by", "ends", "knocks", "leader", "lead_mask", "first_deal",
              "last_mover", "last_bits")
+    game_class = DominoesGame
+    """The scalar game this engine plays (a subclass engine names its own, e.g. the Donkey's)."""
 
     def __init__(self, game: DominoesGame, num_envs: int, single_deal: bool = False):
         r = game.rules
         why = [w for bad, w in (
-            (type(game) is not DominoesGame, "the Donkey's house and closed doubles (RULES D4)"),
+            (type(game) is not self.game_class, "the Donkey's house and closed doubles (RULES D4)"),
             (not r.pairs or r.num_players != 4, "every man for himself (RULES D2)"),
             (r.draw != "none", "the stock (RULES D2.2, D5.3)"),
             (r.hand_size != 7, "a deal with sleeping tiles (hand_size other than 7)"),
@@ -107,7 +109,7 @@ class BatchedDominoes(BatchedGame):
         self.hands = np.zeros((B, 4), U64)
         self.played = np.zeros(B, U64)
         self.played_by = np.zeros((B, 4), U64)
-        self.ends = np.full((B, 2), NONE, np.int64)
+        self.ends = np.full((B, game.num_slots), NONE, np.int64)
         self.knocks = np.zeros((B, 4), U64)
         self.leader = np.zeros(B, np.int64)
         self.lead_mask = np.zeros(B, U64)

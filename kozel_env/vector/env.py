@@ -48,6 +48,7 @@ import numpy as np
 from ..core.aec import ENV_CHECKS, SEED_CHECK
 from ..core.errors import IllegalActionError, InvalidOptionError
 from ..core.rng import seed_from_entropy
+from ..dominoes.donkey import DonkeyGame
 from ..registry import load
 from . import rng as vrng
 from .bits import popcount, select_bit
@@ -55,10 +56,12 @@ from .engine import BatchedGame
 
 ENGINES = {
     "dominoes": "kozel_env.vector.dominoes:BatchedDominoes",
+    "donkey": "kozel_env.vector.donkey:BatchedDonkey",
     "queens_and_jacks": "kozel_env.vector.queens_and_jacks:BatchedQueensAndJacks",
 }
-"""The batched engine of each scalar engine (``Game.engine_id``), loaded when first used."""
-BATCHED = ("dominoes_v0", "sea_goat_v0", "queens_and_jacks_v0")
+"""The batched engine of each scalar engine (``Game.engine_id``; ``"donkey"``: the dominoes engine's Donkey
+line, :class:`~kozel_env.dominoes.donkey.DonkeyGame`), loaded when first used."""
+BATCHED = ("dominoes_v0", "sea_goat_v0", "donkey_v0", "queens_and_jacks_v0")
 """The envs a batched engine plays (with their default rules; some rules options need the AEC env)."""
 
 
@@ -87,7 +90,7 @@ def random_actions(mask: np.ndarray, generator: np.random.Generator) -> np.ndarr
 
 def engine_class(game) -> type:
     """The batched engine class of a scalar game (``InvalidOptionError`` when there is none)."""
-    path = ENGINES.get(game.engine_id)
+    path = ENGINES.get("donkey" if isinstance(game, DonkeyGame) else game.engine_id)  # Donkey: engine_id dominoes
     if path is None:
         raise InvalidOptionError(f"{game.name}: no batched engine for the {game.engine_id} engine yet; batched "
                                  f"envs: {', '.join(BATCHED)}. Use the AEC env (or SB3/gymnasium wrappers).")

@@ -18,20 +18,23 @@ CASES = [
     ("dominoes_v0", {"reward": "points", "eggs_carry": False, "threshold": 0, "target": 60}),
     ("sea_goat_v0", {}),
     ("sea_goat_v0", {"reward": "points", "out_66_amount": None, "lone_double_values": None}),
+    ("donkey_v0", {}),
+    ("donkey_v0", {"max_doubles": 2, "house": False, "lone_double_values": None, "reward": "points"}),
+    ("donkey_v0", {"closing": False, "threshold_mode": "open", "episode": "deal"}),
     ("queens_and_jacks_v0", {}),
     ("queens_and_jacks_v0", {"trumps": "named", "reward": "points"}),
     ("queens_and_jacks_v0", {"deck": 32, "target": 6, "episode": "deal"}),
 ]
 
 
-def run_identity(name: str, options: dict, num_envs: int, steps: int, seed: int) -> dict:
+def run_identity(name: str, options: dict, num_envs: int, steps: int, seed: int, policy=vector.random_actions) -> dict:
     venv = vector.make(name, num_envs, seed=seed, **options)
     envs = [load(name).env(**options) for _ in range(num_envs)]
     for env, s in zip(envs, vector.seeds_from(seed, num_envs)):
         env.reset(seed=int(s))
     gen = np.random.default_rng(seed)
     ts = venv.reset()
-    seen = {"deals": 0, "episodes": 0}
+    seen = {"deals": 0, "episodes": 0, "longest_move": 0}
     for step in range(steps):
         oracle = venv.state()
         for b, env in enumerate(envs):
@@ -43,13 +46,14 @@ def run_identity(name: str, options: dict, num_envs: int, steps: int, seed: int)
                 f"{where}: observation differs at {np.flatnonzero(ts.obs[b] != o['observation'])[:8]}"
             assert np.array_equal(ts.mask[b], o["action_mask"]), where
             assert np.array_equal(oracle[b], env.state()), f"{where}: oracle state"
-        actions = vector.random_actions(ts.mask, gen)
+        actions = policy(ts.mask, gen)
         ts = venv.step(actions)
         for b, env in enumerate(envs):
             where = f"{name} {options} step {step} game {b}"
             st = env.unwrapped.game_state
             before = len(st.results)
             env.step(int(actions[b]))
+            seen["longest_move"] = max(seen["longest_move"], len(getattr(st, "last_move", ())))
             assert ts.rewards[b].tolist() == [np.float32(env.rewards[a]) for a in env.possible_agents], where
             ended = len(st.results) > before
             assert ts.deal_over[b] == ended, where
@@ -80,3 +84,21 @@ def test_every_batched_game_is_the_aec_env_with_the_same_seed_and_actions(name, 
 def test_identity_over_thousands_of_games(name, options):
     seen = run_identity(name, options, num_envs=400, steps=400, seed=2026)
     assert seen["deals"] >= 2000 and seen["episodes"] >= 100, seen
+
+
+_DONKEY_DOUBLES = np.array([a < 140 and (a >= 112 or a // 4 in (0, 7, 13, 18, 22, 25, 27)) for a in range(141)])
+"""Donkey actions that lay a double (open ``tile * 4 + slot`` or closed ``112 + n * 4 + slot``), not "done"."""
+
+
+def doubles_first(mask, gen):
+    """Random play that lays a double whenever it may (and so goes on with a move of doubles, RULES D4.2)."""
+    pref = (mask != 0) & _DONKEY_DOUBLES
+    return vector.random_actions(np.where(pref.any(axis=1, keepdims=True), pref, mask != 0), gen)
+
+
+@pytest.mark.parametrize("options", [{}, {"max_doubles": 2, "reward": "points"}, {"closing": False}])
+def test_donkey_moves_of_several_doubles_are_the_aec_env(options):
+    """Moves of three and four doubles (and the max_doubles cap) are rare in random play: a player that
+    always adds a double when it may reaches them (seed 000 §11, RULES D4.1-3)."""
+    seen = run_identity("donkey_v0", options, num_envs=12, steps=200, seed=4, policy=doubles_first)
+    assert seen["deals"] >= 20 and seen["longest_move"] == min(3, options.get("max_doubles", 4)), seen
