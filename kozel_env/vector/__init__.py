@@ -6,7 +6,8 @@
     ts = venv.step(actions)
 
 :mod:`.env` documents the API (self-play and single-learner modes, seeds, rewards, auto-reset);
-:mod:`.engine` the batched-engine contract; :mod:`.dominoes` and :mod:`.queens_and_jacks` the engines.
+:mod:`.engine` the batched-engine contract; :mod:`.dominoes` (dominoes_v0, sea_goat_v0), :mod:`.donkey`
+(donkey_v0) and :mod:`.queens_and_jacks` the engines.
 """
 from __future__ import annotations
 

@@ -7,9 +7,10 @@ the observation is :class:`~kozel_env.dominoes.game.DominoesGame`'s layout, ever
 ``obs_spec``. ``tests/vector/test_identity.py`` keeps the two equal. The rules options of these envs that
 change play are all honoured: ``lone_double_values`` (D1.1), ``two_doubles`` (D1.2), ``redeal`` (D1.6),
 ``threshold`` / ``threshold_mode`` (D1.7, D3.2), ``target`` (D1.9), ``eggs_carry`` (D1.8),
-``next_leader`` (D5.2), ``out_00_wins_match`` / ``out_66_amount`` (D3.3-4). Rules that need the stock, the
-table's knowledge of hidden tiles or the Donkey's house (``draw``, another ``opening``, ``hand_size`` other
-than 7, fewer players) are refused with the reason: those envs step through the scalar engine.
+``next_leader`` (D5.2), ``out_00_wins_match`` / ``out_66_amount`` (D3.3-4). Donkey's four ends, house and
+closed doubles are :mod:`kozel_env.vector.donkey`, a subclass. Rules that need the stock or the table's
+knowledge of hidden tiles (``draw``, another ``opening``, ``hand_size`` other than 7, fewer players) are
+refused with the reason: those envs step through the scalar engine.
 
 State per game (``uint64`` masks over the 28 tile ids, as in the scalar state): ``hands[B, 4]``,
 ``played``, ``played_by[B, 4]``, ``ends[B, 2]`` (0-6, 8 = no end), ``knocks[B, 4]`` (7-bit), ``leader``,
