@@ -58,10 +58,12 @@ ENGINES = {
     "dominoes": "kozel_env.vector.dominoes:BatchedDominoes",
     "donkey": "kozel_env.vector.donkey:BatchedDonkey",
     "queens_and_jacks": "kozel_env.vector.queens_and_jacks:BatchedQueensAndJacks",
+    "six_of_spades": "kozel_env.vector.six_of_spades:BatchedSixOfSpades",
 }
 """The batched engine of each scalar engine (``Game.engine_id``; ``"donkey"``: the dominoes engine's Donkey
 line, :class:`~kozel_env.dominoes.donkey.DonkeyGame`), loaded when first used."""
-BATCHED = ("dominoes_v0", "sea_goat_v0", "donkey_v0", "queens_and_jacks_v0")
+BATCHED = ("dominoes_v0", "sea_goat_v0", "donkey_v0", "queens_and_jacks_v0",
+           "six_of_spades_v0")
 """The envs a batched engine plays (with their default rules; some rules options need the AEC env)."""
 
 

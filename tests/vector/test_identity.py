@@ -24,6 +24,11 @@ CASES = [
     ("queens_and_jacks_v0", {}),
     ("queens_and_jacks_v0", {"trumps": "named", "reward": "points"}),
     ("queens_and_jacks_v0", {"deck": 32, "target": 6, "episode": "deal"}),
+    ("six_of_spades_v0", {}),
+    ("six_of_spades_v0", {"num_players": 3}),
+    ("six_of_spades_v0", {"num_players": 2, "calls": "auto", "may_decline_beat": False, "refill": "round_robin"}),
+    ("six_of_spades_v0", {"reward": "points", "calls": "off", "target": 6}),
+    ("six_of_spades_v0", {"num_players": 3, "episode": "deal"}),
 ]
 
 
