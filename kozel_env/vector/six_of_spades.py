@@ -21,8 +21,22 @@ import numpy as np
 
 from ..cards.deck import NUM_CARDS
 from ..cards.six_of_spades.game import SixOfSpadesGame
-from ..cards.six_of_spades.tables import (A_BEAT, A_DOWN, A_LEAD, A_MOSKVA, A_PASS, ACES, HAND, MOLODKA,
-                                          MOSKVA, MOSKVA_CARDS, PH_ANSWER, PH_CALL, PH_LEAD, PH_OVER)
+from ..cards.six_of_spades.tables import (
+    A_BEAT,
+    A_DOWN,
+    A_LEAD,
+    A_MOSKVA,
+    A_PASS,
+    ACES,
+    HAND,
+    MOLODKA,
+    MOSKVA,
+    MOSKVA_CARDS,
+    PH_ANSWER,
+    PH_CALL,
+    PH_LEAD,
+    PH_OVER,
+)
 from . import rng as vrng
 from .bits import lowest_bit_index, popcount
 from .engine import BatchedGame
@@ -237,7 +251,8 @@ class BatchedSixOfSpades(BatchedGame):
             kinds = np.full((len(idx), HAND), -1)
             for j in range(HAND):
                 kinds[:, j] = np.where(j < nh, self._call_kind(self.hands[idx, order[:, j]]), -1)
-            best = np.where((kinds == MOSKVA).any(axis=1), MOSKVA, np.where((kinds == MOLODKA).any(axis=1), MOLODKA, -1))
+            best = np.where((kinds == MOSKVA).any(axis=1), MOSKVA,
+                            np.where((kinds == MOLODKA).any(axis=1), MOLODKA, -1))
             auto = full & (best >= 0)
             if auto.any():
                 a = np.flatnonzero(auto)
