@@ -17,7 +17,9 @@ episode at once (same-step auto-reset, as SB3 and EnvPool do): where ``done`` is
 ``mask`` are already the new episode's first decision; ``info["returns"]`` holds the finished episode's
 ``returns`` per seat. Where ``deal_over`` is set, ``info["deals"]`` holds that deal's result: its
 ``seat_points``, ``written``, ``scores``, ``winners`` (per side) and ``eggs``. Arrays are new at every step:
-keeping one does not see later steps.
+keeping one does not see later steps. A deal that ends inside a new episode's set-up (forced play before
+any decision, which the AEC env reports at ``reset``; in ``six_of_spades_v0`` only with ``calls="auto"``,
+every round called, and never seen in random play) is played but not reported by the vector env.
 
 Two modes:
 
