@@ -17,7 +17,9 @@ episode at once (same-step auto-reset, as SB3 and EnvPool do): where ``done`` is
 ``mask`` are already the new episode's first decision; ``info["returns"]`` holds the finished episode's
 ``returns`` per seat. Where ``deal_over`` is set, ``info["deals"]`` holds that deal's result: its
 ``seat_points``, ``written``, ``scores``, ``winners`` (per side) and ``eggs``. Arrays are new at every step:
-keeping one does not see later steps.
+keeping one does not see later steps. A deal that ends inside a new episode's set-up (forced play before
+any decision, which the AEC env reports at ``reset``; in ``six_of_spades_v0`` only with ``calls="auto"``,
+every round called, and never seen in random play) is played but not reported by the vector env.
 
 Two modes:
 
@@ -58,10 +60,12 @@ ENGINES = {
     "dominoes": "kozel_env.vector.dominoes:BatchedDominoes",
     "donkey": "kozel_env.vector.donkey:BatchedDonkey",
     "queens_and_jacks": "kozel_env.vector.queens_and_jacks:BatchedQueensAndJacks",
+    "six_of_spades": "kozel_env.vector.six_of_spades:BatchedSixOfSpades",
 }
 """The batched engine of each scalar engine (``Game.engine_id``; ``"donkey"``: the dominoes engine's Donkey
 line, :class:`~kozel_env.dominoes.donkey.DonkeyGame`), loaded when first used."""
-BATCHED = ("dominoes_v0", "sea_goat_v0", "donkey_v0", "queens_and_jacks_v0")
+BATCHED = ("dominoes_v0", "sea_goat_v0", "donkey_v0", "queens_and_jacks_v0",
+           "six_of_spades_v0")
 """The envs a batched engine plays (with their default rules; some rules options need the AEC env)."""
 
 

@@ -24,6 +24,12 @@ CASES = [
     ("queens_and_jacks_v0", {}),
     ("queens_and_jacks_v0", {"trumps": "named", "reward": "points"}),
     ("queens_and_jacks_v0", {"deck": 32, "target": 6, "episode": "deal"}),
+    ("six_of_spades_v0", {}),
+    ("six_of_spades_v0", {"num_players": 3}),
+    ("six_of_spades_v0", {"num_players": 2, "calls": "auto", "may_decline_beat": False, "refill": "round_robin"}),
+    ("six_of_spades_v0", {"reward": "points", "calls": "off", "target": 6}),
+    ("six_of_spades_v0", {"num_players": 3, "episode": "deal"}),
+    ("six_of_spades_v0", {"num_players": 2, "target": 2, "reward": "points"}),
 ]
 
 
@@ -102,3 +108,24 @@ def test_donkey_moves_of_several_doubles_are_the_aec_env(options):
     always adds a double when it may reaches them (seed 000 §11, RULES D4.1-3)."""
     seen = run_identity("donkey_v0", options, num_envs=12, steps=200, seed=4, policy=doubles_first)
     assert seen["deals"] >= 20 and seen["longest_move"] == min(3, options.get("max_doubles", 4)), seen
+
+
+def test_six_of_spades_calls_beat_only_a_weaker_standing_call():
+    """Moskva over a standing Molodka (C3.5) needs a Moskva hand, too rare for random play: the call question's
+    mask of the batched engine is the scalar ``compute_legal`` for every hand kind and standing call."""
+    from kozel_env.cards.deck import parse_cards
+    from kozel_env.cards.six_of_spades import MOLODKA, PH_CALL, SixOfSpadesGame
+    from kozel_env.vector.six_of_spades import BatchedSixOfSpades
+
+    game = SixOfSpadesGame()
+    eng = BatchedSixOfSpades(game, 1)
+    eng.start(np.array([0]), np.array([5], np.uint64))
+    st = game.new_state(5)
+    assert st.phase == PH_CALL and eng.phase[0] == PH_CALL
+    p = st.current_player
+    for hand in ("AS TS 6S AC", "AH TH 9H 7H", "KH TH 9H 6S", "AS KC 6S 7D"):
+        for standing in (-1, MOLODKA):
+            st.hands[p] = eng.hands[0, p] = parse_cards(hand)
+            st.calls_made = () if standing < 0 else (((p + 1) % 4, standing),)
+            eng.stand_kind[0] = standing
+            assert int(eng._legal(np.array([0]))[0]) == st.compute_legal(), (hand, standing)

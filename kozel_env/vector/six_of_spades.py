@@ -1,0 +1,581 @@
+"""``six_of_spades_v0`` batched (issue 16): ``B`` matches of one rules config as NumPy arrays, one decision
+applied in every match at once, bit for bit the scalar engine :mod:`kozel_env.cards.six_of_spades`.
+
+Rules sources as in the scalar package ("seed" is ``seeds/004_9d68d233d10b2b72.txt``, "C3.n" is RULES.md):
+the deal and the trump card (C3.1), ranks and beating (C3.2), the round: a lead, answers on top or face down,
+the taker (C3.3), the refill (C3.4), Moskva and Molodka (C3.5), the deal's penalties (C3.6) and the match
+(C3.7). Every number comes from the scalar tables (``tables.BEATEN_BY``, ``deck.POINTS``, the rules config),
+and every observation position from the scalar ``obs_spec`` (:mod:`.six_of_spades_views`).
+
+The state differs from the scalar state only in representation: card sets are ``uint64`` masks; the deal is
+the shuffled ``deck`` with the stock its slice ``deck[stock_base : stock_base + stock_len]`` (drawn from the
+end, the trump card ``deck[stock_base]`` last); the answer and call orders are seat rows with a count; the
+calls made before a lead are a mask (bit ``2 * seat + kind``) and the standing one (``stand_seat``,
+``stand_kind``); the legal sets of the lead or answer being built (and the beating ones) are 16-bit families
+over the hand's *slots* (its cards in increasing id, ``slots``), the chosen cards ``sel`` also as ``sel_slots``.
+Forced steps (the scalar ``settle``) are taken in passes over the games that still have one.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards.deck import NUM_CARDS
+from ..cards.six_of_spades.game import SixOfSpadesGame
+from ..cards.six_of_spades.tables import (
+    A_BEAT,
+    A_DOWN,
+    A_LEAD,
+    A_MOSKVA,
+    A_PASS,
+    ACES,
+    HAND,
+    MOLODKA,
+    MOSKVA,
+    MOSKVA_CARDS,
+    PH_ANSWER,
+    PH_CALL,
+    PH_LEAD,
+    PH_OVER,
+)
+from . import rng as vrng
+from .bits import lowest_bit_index, popcount
+from .engine import BatchedGame
+from .ledger import BatchedLedger
+from .six_of_spades_views import BB, COVER, NEXT, SIZE, SUBS, VALID, Views, card_points, one_suit
+
+U64 = np.uint64
+ONE = U64(1)
+_S16 = np.arange(16)
+_SLOT_IN = [(_S16 >> j & 1) == 1 for j in range(HAND)]
+
+
+def _bitv(x) -> np.ndarray:
+    return np.left_shift(ONE, np.asarray(x).astype(U64))
+
+
+class BatchedSixOfSpades(BatchedGame):
+    """``B`` ``six_of_spades_v0`` matches of ``game``'s rules config (module docstring: the state); the
+    contract is :class:`~kozel_env.vector.engine.BatchedGame`."""
+
+    engine_id = SixOfSpadesGame.engine_id
+    points_lost = True
+    """C3.6: sides write penalty points, ``seat_points`` is minus ``written`` of the seat's side."""
+    STATE = ("in_match", "out_after", "dealer", "deals_played", "in_deal", "hands", "deck", "stock_base",
+             "stock_len", "stock_mask", "trump_card", "trump_suit", "trump_drawn_by", "taken", "face_up", "tricks",
+             "laid_down", "last_taker", "phase", "leader", "lead_cap", "lead", "lead_size", "lead_call", "top",
+             "top_seat", "round_up", "round_down", "answer_order", "n_answer", "answer_index", "call_order",
+             "n_call", "call_index", "calls", "stand_seat", "stand_kind", "sel", "sel_slots", "slots", "fam",
+             "beat_fam")
+
+    def __init__(self, game: SixOfSpadesGame, num_envs: int, single_deal: bool = False):
+        super().__init__(game, num_envs, single_deal)
+        r = self.rules
+        B, n, ns = self.num_envs, self.num_players, self.num_sides
+        self.ledger = BatchedLedger(game.ledger_rules, B)
+        i8, i64 = np.int8, np.int64
+        for name, shape, dt in (("in_match", (ns,), bool), ("out_after", (ns,), i64), ("dealer", (), i64),
+                                ("deals_played", (), i64), ("in_deal", (), i64), ("hands", (n,), U64),
+                                ("deck", (NUM_CARDS,), i8), ("stock_base", (), i64), ("stock_len", (), i64),
+                                ("stock_mask", (), U64), ("trump_card", (), i64), ("trump_suit", (), i64),
+                                ("trump_drawn_by", (), i64), ("taken", (ns,), U64), ("face_up", (ns,), U64),
+                                ("tricks", (ns,), i64), ("laid_down", (n,), U64), ("last_taker", (), i64),
+                                ("phase", (), i64), ("leader", (), i64), ("lead_cap", (), i64), ("lead", (), U64),
+                                ("lead_size", (), i64), ("lead_call", (), i64), ("top", (), U64),
+                                ("top_seat", (), i64), ("round_up", (n,), U64), ("round_down", (n,), U64),
+                                ("answer_order", (HAND,), i8), ("n_answer", (), i64), ("answer_index", (), i64),
+                                ("call_order", (HAND,), i8), ("n_call", (), i64), ("call_index", (), i64),
+                                ("calls", (), i64), ("stand_seat", (), i64), ("stand_kind", (), i64),
+                                ("sel", (), U64), ("sel_slots", (), i64), ("slots", (HAND,), U64),
+                                ("fam", (), i64), ("beat_fam", (), i64)):
+            setattr(self, name, np.zeros((B,) + shape, dt))
+        self.phase[:] = PH_OVER
+        self.current_player[:] = -1
+        self._decline = bool(r.may_decline_beat)
+        self._views = Views(game)
+
+    # -- small helpers -----------------------------------------------------------------------------------
+    def _in_deal(self, idx: np.ndarray, s: np.ndarray) -> np.ndarray:
+        return (self.in_deal[idx] >> s & 1) == 1
+
+    def _next_in(self, idx: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """``next_in_deal``: the next seat clockwise after ``s`` whose side is still in the match."""
+        n = self.num_players
+        s = (s + 1) % n
+        for _ in range(n):
+            ok = self.in_match[idx, self.side_of[s]]
+            if ok.all():
+                break
+            s = np.where(ok, s, (s + 1) % n)
+        return s
+
+    def _call_kind(self, hand: np.ndarray) -> np.ndarray:
+        """``tables.call_kind`` (C3.5): Moskva, Molodka or -1."""
+        four = popcount(hand) == HAND
+        mosk = four & ((hand & ~U64(MOSKVA_CARDS)) == 0) & ((hand & U64(ACES)) != 0)
+        molo = four & one_suit(hand)
+        return np.where(mosk, MOSKVA, np.where(molo, MOLODKA, -1))
+
+    def _set_slots(self, idx: np.ndarray, hand: np.ndarray) -> None:
+        """The hand's cards in increasing id as slots 0..3 (0: no card), nothing chosen yet."""
+        m = hand.copy()
+        for j in range(HAND):
+            low = m & (~m + ONE)
+            self.slots[idx, j] = low
+            m ^= low
+        self.sel[idx] = 0
+        self.sel_slots[idx] = 0
+
+    # -- matches and deals --------------------------------------------------------------------------------
+    def start(self, idx: np.ndarray, seeds: np.ndarray) -> None:
+        """New matches in games ``idx``: ``game.new_state(seed)`` (the first dealer ``Rng.below(n)``, the
+        first deal, its forced steps)."""
+        idx = np.asarray(idx, np.int64)
+        if idx.size == 0:
+            return
+        self._new_match(idx, seeds)
+        self._settle(idx)
+
+    def _new_match(self, idx: np.ndarray, seeds: np.ndarray) -> None:
+        self.rng[idx] = np.asarray(seeds, U64)
+        self.ledger.start(idx)
+        self.in_match[idx] = True
+        self.out_after[idx] = -1
+        self.deals_played[idx] = 0
+        self.dealer[idx] = vrng.below(self.rng, idx, self.num_players)
+        self._start_deal(idx)
+
+    def _start_deal(self, idx: np.ndarray) -> None:
+        """Seed 1-2 / C3.1: four each from the dealer's left (seats still in), the next card face up under the
+        stock, which is drawn from the end (the trump card last); the player left of the dealer leads."""
+        n = self.num_players
+        seat_in = self.in_match[idx][:, self.side_of]
+        self.in_deal[idx] = (seat_in.astype(np.int64) << np.arange(n)).sum(axis=1)
+        for name in ("hands", "taken", "face_up", "tricks", "laid_down", "round_up", "round_down"):
+            getattr(self, name)[idx] = 0
+        self.trump_drawn_by[idx] = -1
+        self.last_taker[idx] = -1
+        deck = vrng.shuffled(self.rng, idx, range(NUM_CARDS))
+        self.deck[idx] = deck
+        cards = _bitv(deck)
+        first = self._next_in(idx, self.dealer[idx])
+        s = first
+        m = seat_in.sum(axis=1)
+        k = len(idx)
+        rows = np.arange(k)
+        for i in range(n):
+            has = i < m
+            dealt = np.bitwise_or.reduce(cards[:, 4 * i:4 * i + HAND], axis=1)
+            self.hands[idx[has], s[has]] = dealt[has]
+            s = np.where(has, self._next_in(idx, s), s)
+        base = HAND * m
+        self.stock_base[idx] = base
+        self.stock_len[idx] = NUM_CARDS - base
+        self.stock_mask[idx] = np.bitwise_or.reduce(np.where(np.arange(NUM_CARDS) >= base[:, None], cards, 0),
+                                                    axis=1)
+        tc = deck[rows, base]
+        self.trump_card[idx] = tc
+        self.trump_suit[idx] = tc // 9
+        self._start_round(idx, first)
+
+    def _draw(self, idx: np.ndarray, s: np.ndarray) -> None:
+        """One card from the end of the stock into seat ``s``'s hand (C3.4)."""
+        ln = self.stock_len[idx] - 1
+        c = self.deck[idx, self.stock_base[idx] + ln].astype(np.int64)
+        self.stock_len[idx] = ln
+        b = _bitv(c)
+        self.stock_mask[idx] &= ~b
+        self.hands[idx, s] |= b
+        tr = c == self.trump_card[idx]
+        self.trump_drawn_by[idx[tr]] = s[tr]
+
+    def _refill(self, idx: np.ndarray, taker: np.ndarray) -> None:
+        """C3.4: back to four, the taker first, then clockwise (``refill``: each fills up in turn, or one card
+        at a time round the table); the trump card comes last."""
+        n = self.num_players
+        order = [(taker + k) % n for k in range(n)]
+        each = self.rules.refill == "fill_each"
+        for _ in range(1 if each else HAND):
+            for s in order:
+                for _ in range(HAND if each else 1):
+                    want = self._in_deal(idx, s) & (self.stock_len[idx] > 0) & (popcount(self.hands[idx, s]) < HAND)
+                    if not want.any():
+                        break
+                    self._draw(idx[want], s[want])
+
+    def _start_round(self, idx: np.ndarray, scheduled: np.ndarray) -> None:
+        """C3.3-C3.5: a round led by ``scheduled`` or the next holder after it; a call question first when
+        every holder holds four and calls are offered (``"auto"``: the first holder in precedence calls); the
+        deal ends when at most one seat holds cards (a lone holder takes its own cards)."""
+        n = self.num_players
+        k = len(idx)
+        order = np.zeros((k, HAND), np.int64)
+        nh = np.zeros(k, np.int64)
+        cap = np.full(k, HAND)
+        rows = np.arange(k)
+        for q in range(n):
+            s = (scheduled + q) % n
+            h = self.hands[idx, s]
+            has = h != 0
+            order[rows[has], nh[has]] = s[has]
+            nh += has
+            cap = np.where(has, np.minimum(cap, popcount(h)), cap)
+        self.phase[idx] = PH_LEAD
+        for name in ("lead", "top", "lead_size", "lead_call", "n_answer", "answer_index", "n_call", "call_index",
+                     "calls", "sel", "sel_slots", "beat_fam"):
+            getattr(self, name)[idx] = 0
+        self.top_seat[idx] = -1
+        self.stand_seat[idx] = -1
+        self.stand_kind[idx] = -1
+        over = nh <= 1
+        if over.any():
+            lone = np.flatnonzero(nh == 1)
+            if lone.size:
+                g, s = idx[lone], order[lone, 0]
+                side = self.side_of[s]
+                m = self.hands[g, s]
+                self.hands[g, s] = 0
+                self.taken[g, side] |= m
+                self.face_up[g, side] |= m
+                self.tricks[g, side] += 1
+                self.last_taker[g] = s
+            self._end_deal(idx[over])
+        go = ~over
+        if not go.any():
+            return
+        idx, order, nh, cap = idx[go], order[go], nh[go], cap[go]
+        self.leader[idx] = order[:, 0]
+        self.lead_cap[idx] = cap
+        full = cap == HAND
+        calls = self.rules.calls
+        if calls == "auto" and full.any():
+            kinds = np.full((len(idx), HAND), -1)
+            for j in range(HAND):
+                kinds[:, j] = np.where(j < nh, self._call_kind(self.hands[idx, order[:, j]]), -1)
+            best = np.where((kinds == MOSKVA).any(axis=1), MOSKVA,
+                            np.where((kinds == MOLODKA).any(axis=1), MOLODKA, -1))
+            auto = full & (best >= 0)
+            if auto.any():
+                a = np.flatnonzero(auto)
+                j = np.argmax(kinds[a] == best[a, None], axis=1)
+                g, s = idx[a], order[a, j]
+                self.current_player[g] = s
+                self._lay_lead(g, s, self.hands[g, s], best[a] + 1)
+                keep = ~auto
+                idx, order, nh, full = idx[keep], order[keep], nh[keep], full[keep]
+        if calls == "offer":
+            self.call_order[idx] = order
+            self.n_call[idx] = np.where(full, nh, 0)
+        self._next_offer(idx)
+
+    def _next_offer(self, idx: np.ndarray) -> None:
+        """The next holder is asked for a call (C3.5; nobody after a Moskva); when all have been asked the
+        standing call leads its four, else the leader builds a lead."""
+        ask = (self.call_index[idx] < self.n_call[idx]) & (self.stand_kind[idx] != MOSKVA)
+        a = idx[ask]
+        if a.size:
+            self.phase[a] = PH_CALL
+            self.current_player[a] = self.call_order[a, self.call_index[a]]
+        rest = idx[~ask]
+        if not rest.size:
+            return
+        self.call_index[rest] = self.n_call[rest]
+        called = self.stand_kind[rest] >= 0
+        c = rest[called]
+        if c.size:
+            s = self.stand_seat[c]
+            self.current_player[c] = s
+            self._lay_lead(c, s, self.hands[c, s], self.stand_kind[c] + 1)
+        g = rest[~called]
+        if g.size:
+            self.phase[g] = PH_LEAD
+            p = self.leader[g]
+            self.current_player[g] = p
+            self._lead_family(g, self.hands[g, p])
+
+    def _lead_family(self, idx: np.ndarray, hand: np.ndarray) -> None:
+        """Seed 4 / C3.3: the legal leads, every non-empty set of at most ``lead_cap`` cards whose cards other
+        than ``6S`` are of one suit (``tables.lead_sets``), as slot sets."""
+        self._set_slots(idx, hand)
+        slots = self.slots[idx]
+        sets = np.zeros((len(idx), 16), U64)
+        for j in range(HAND):
+            sets |= np.where(_SLOT_IN[j], slots[:, j:j + 1], U64(0))
+        ok = one_suit(sets) & (SIZE <= self.lead_cap[idx, None])
+        ok &= (VALID[popcount(hand)][:, None] >> _S16 & 1) == 1
+        self.fam[idx] = (ok.astype(np.int64) << _S16).sum(axis=1)
+        self.beat_fam[idx] = 0
+
+    # -- rounds -------------------------------------------------------------------------------------------
+    def _lay_lead(self, idx: np.ndarray, p: np.ndarray, m: np.ndarray, call: np.ndarray) -> None:
+        """Seed 4 / C3.3 (a call, C3.5, leads the caller's whole four; ``call`` as ``lead_call``): the other
+        holders answer in turn clockwise from the leader."""
+        n = self.num_players
+        k = len(idx)
+        rows = np.arange(k)
+        order = np.zeros((k, HAND), np.int64)
+        na = np.zeros(k, np.int64)
+        for q in range(1, n):
+            s = (p + q) % n
+            has = self.hands[idx, s] != 0
+            order[rows[has], na[has]] = s[has]
+            na += has
+        self.hands[idx, p] &= ~m
+        self.leader[idx] = p
+        self.lead_call[idx] = call
+        self.lead[idx] = m
+        self.top[idx] = m
+        self.lead_size[idx] = popcount(m)
+        self.top_seat[idx] = p
+        self.round_up[idx, p] = m
+        self.answer_order[idx] = order
+        self.n_answer[idx] = na
+        self.answer_index[idx] = 0
+        self.n_call[idx] = 0
+        self.call_index[idx] = 0
+        self.calls[idx] = 0
+        self.stand_seat[idx] = -1
+        self.stand_kind[idx] = -1
+        self._begin_answer(idx)
+
+    def _begin_answer(self, idx: np.ndarray) -> None:
+        """Seed 5 / C3.3: the next answerer builds a set of the lead's size; the beating ones are those that
+        beat the top cards one for one (none under a top ``6S``); with ``may_decline_beat=False`` only they
+        are legal when one exists."""
+        p = self.answer_order[idx, self.answer_index[idx]].astype(np.int64)
+        self.phase[idx] = PH_ANSWER
+        self.current_player[idx] = p
+        hand = self.hands[idx, p]
+        self._set_slots(idx, hand)
+        slots = self.slots[idx]
+        tr = self.trump_suit[idx]
+        t = self.top[idx].copy()
+        mat = np.zeros(len(idx), np.int64)
+        for j in range(HAND):
+            low = t & (~t + ONE)
+            t ^= low
+            card = np.where(low != 0, lowest_bit_index(low), NUM_CARDS)
+            beaten_by = BB[tr, card]
+            for i in range(HAND):
+                mat |= ((beaten_by & slots[:, i]) != 0).astype(np.int64) << (4 * i + j)
+        subs = SUBS[self.lead_size[idx], popcount(hand)]
+        beat = COVER[mat] & subs
+        self.beat_fam[idx] = beat
+        self.fam[idx] = subs if self._decline else np.where(beat != 0, beat, subs)
+
+    def _lay_answer(self, idx: np.ndarray, up: np.ndarray) -> None:
+        """Seed 5 / C3.3: the chosen answer on top (``up``: it beats every top card) or face down; after the
+        last answer the round is over."""
+        p = self.current_player[idx]
+        m = self.sel[idx]
+        self.hands[idx, p] &= ~m
+        u, d = idx[up], idx[~up]
+        self.round_up[u, p[up]] = m[up]
+        self.top[u] = m[up]
+        self.top_seat[u] = p[up]
+        self.round_down[d, p[~up]] = m[~up]
+        self.laid_down[d, p[~up]] |= m[~up]
+        self.answer_index[idx] += 1
+        more = self.answer_index[idx] < self.n_answer[idx]
+        if more.any():
+            self._begin_answer(idx[more])
+        if not more.all():
+            self._finish_round(idx[~more])
+
+    def _finish_round(self, idx: np.ndarray) -> None:
+        """Seed 6 / C3.3-C3.4: the player on top takes every card of the round, refills first and leads."""
+        t = self.top_seat[idx]
+        side = self.side_of[t]
+        up = np.bitwise_or.reduce(self.round_up[idx], axis=1)
+        down = np.bitwise_or.reduce(self.round_down[idx], axis=1)
+        self.round_up[idx] = 0
+        self.round_down[idx] = 0
+        self.taken[idx, side] |= up | down
+        self.face_up[idx, side] |= up
+        self.tricks[idx, side] += 1
+        self.last_taker[idx] = t
+        self._refill(idx, t)
+        self._start_round(idx, t)
+
+    # -- scoring ------------------------------------------------------------------------------------------
+    def _end_deal(self, idx: np.ndarray) -> None:
+        """C3.6 (``scoring.deal_penalties``): the side with the most points takes nothing, every other 2 with
+        the line or more (21 when three sides play), 4 under it, 6 with no trick; tied most: each
+        ``tie_penalty``. C3.7 (``scoring._going_out``): sides at the target go out; if every side left
+        reached it together only the highest go out (of tied highest the last taker's side stays). Then the
+        match ends (``_end_match``) or the deal passes left."""
+        r = self.rules
+        k, ns = len(idx), self.num_sides
+        playing = self.in_match[idx].copy()
+        pts = card_points(self.taken[idx])
+        most = np.where(playing, pts, -1).max(axis=1, keepdims=True)
+        tied = playing & (pts == most)
+        ntied = tied.sum(axis=1, keepdims=True)
+        line = np.where(playing.sum(axis=1, keepdims=True) == 3, r.line_three, r.line)
+        p0, p1, p2 = r.penalties
+        pen = np.where(pts >= line, p0, p1)
+        pen = np.where(self.tricks[idx] == 0, p2, pen)
+        pen = np.where(tied, np.where(ntied == 1, 0, r.tie_penalty), pen)
+        pen = np.where(playing, pen, 0)
+        written = self.ledger.settle(idx, pen, playing & (pen != 0))
+        scores = self.ledger.scores[idx]
+        reached = playing & (scores >= r.target)
+        together = reached.sum(axis=1) == playing.sum(axis=1)
+        hi = np.where(playing, scores, -1).max(axis=1, keepdims=True)
+        top = playing & (scores == hi)
+        lt = self.last_taker[idx]
+        lt_side = np.where(lt >= 0, self.side_of[np.maximum(lt, 0)], -1)
+        is_lt = np.arange(ns) == lt_side[:, None]
+        keep_lt = (top.sum(axis=1) > 1) & (top & is_lt).any(axis=1)
+        out_t = np.where(keep_lt[:, None], top & ~is_lt, top)
+        out = np.where(together[:, None], out_t, reached) & reached.any(axis=1)[:, None]
+        self.in_match[idx] &= ~out
+        dp = self.deals_played[idx] + 1
+        self.out_after[idx] = np.where(out, dp[:, None], self.out_after[idx])
+        self.deals_played[idx] = dp
+        winners = tied & (ntied == 1)
+        self.end_deal_outputs(idx, written, scores, winners, np.zeros(k, bool))
+        last = self.in_match[idx].sum(axis=1) <= 1
+        limit = ~last & (dp >= r.max_deals)
+        single = ~last & ~limit & self.single_deal
+        if (last | limit).any():
+            self._end_match(idx[last | limit])
+        if single.any():
+            self._end_single(idx[single], pen[single], playing[single])
+        nxt = idx[~(last | limit | single)]
+        if nxt.size:
+            self.dealer[nxt] = self._next_in(nxt, self.dealer[nxt])
+            self._start_deal(nxt)
+
+    def _end_match(self, idx: np.ndarray) -> None:
+        """C3.7 places (``scoring._end_match``): sides still in first, by fewer points; then the sides out,
+        the later out the better (same deal: fewer points)."""
+        scores = self.ledger.scores[idx]
+        inm = self.in_match[idx]
+        key = np.where(inm, scores, (1 << 40) + ((1000 - self.out_after[idx]) << 20) + scores)
+        place = 1 + (key[:, None, :] < key[:, :, None]).sum(axis=2)
+        self._finish(idx, place, None)
+
+    def _end_single(self, idx: np.ndarray, pen: np.ndarray, playing: np.ndarray) -> None:
+        """``single_deal`` (``scoring._end_single``): the smallest penalty of the deal first, the largest
+        last; sides not playing it last."""
+        pp = np.where(playing, pen, 1 << 20)
+        below = (pp[:, None, :] < pp[:, :, None]) & playing[:, None, :]
+        place = np.where(playing, 1 + below.sum(axis=2), playing.sum(axis=1, keepdims=True) + 1)
+        hi = np.where(playing, pen, -1).max(axis=1, keepdims=True)
+        self._finish(idx, place, playing & (pen == hi))
+
+    def _finish(self, idx: np.ndarray, place: np.ndarray, losers: np.ndarray | None) -> None:
+        """``scoring._finish``: winners the first place, losers the last (or ``losers``); nobody when every
+        side shares the first place. With ``autoreset`` the next match starts."""
+        worst = place.max(axis=1, keepdims=True)
+        share = worst == 1
+        winners = (place == 1) & ~share
+        lose = (place == worst) if losers is None else losers
+        self.end_match_outputs(idx, winners, lose & ~share)
+        self.phase[idx] = PH_OVER
+        self.current_player[idx] = -1
+        self.sel[idx] = 0
+        self.fam[idx] = 0
+        self.beat_fam[idx] = 0
+        if self.autoreset:
+            self._new_match(idx, self.next_seeds(idx))
+
+    # -- decisions ----------------------------------------------------------------------------------------
+    def _legal(self, idx: np.ndarray) -> np.ndarray:
+        """``compute_legal`` of games ``idx`` as 42-bit action masks: the next cards of a legal set being
+        built (``tables.next_cards``), ``lead`` once a lead is chosen, ``beat`` / ``down`` for a complete
+        answer, ``pass`` and the calls that beat the standing one (C3.5) at a call question."""
+        ph = self.phase[idx]
+        slots = self.slots[idx]
+        ss = self.sel_slots[idx]
+        nx = NEXT[self.fam[idx] * 16 + ss]
+        cards = np.zeros(len(idx), U64)
+        for j in range(HAND):
+            cards |= np.where(nx >> j & 1 == 1, slots[:, j], U64(0))
+        sel = self.sel[idx]
+        lead = cards | np.where(sel != 0, ONE << U64(A_LEAD), U64(0))
+        beats = (self.beat_fam[idx] >> ss & 1) == 1
+        down = ONE << U64(A_DOWN)
+        done = np.where(beats, (ONE << U64(A_BEAT)) | (down if self._decline else U64(0)), down)
+        answer = np.where(popcount(sel) < self.lead_size[idx], cards, done)
+        out = np.where(ph == PH_LEAD, lead, np.where(ph == PH_ANSWER, answer, U64(0)))
+        call = np.flatnonzero(ph == PH_CALL)
+        if call.size:
+            g = idx[call]
+            kind = self._call_kind(self.hands[g, self.current_player[g]])
+            best = self.stand_kind[g]
+            ok = (kind >= 0) & ((best < 0) | ((kind == MOSKVA) & (best == MOLODKA)))
+            out[call] = (ONE << U64(A_PASS)) | np.where(ok, ONE << (A_MOSKVA + np.maximum(kind, 0)).astype(U64),
+                                                        U64(0))
+        return out
+
+    def _settle(self, idx: np.ndarray) -> None:
+        """``settle``: take every forced step (the one legal action, except at a call question), in passes
+        over the games that have one."""
+        while idx.size:
+            legal = self._legal(idx)
+            forced = (legal != 0) & ((legal & (legal - ONE)) == 0) & (self.phase[idx] != PH_CALL)
+            idx = idx[forced]
+            if idx.size:
+                self._do(idx, lowest_bit_index(legal[forced]))
+
+    def _do(self, idx: np.ndarray, a: np.ndarray) -> None:
+        """One action in each of games ``idx`` (``SixOfSpadesState._do``)."""
+        p = self.current_player[idx]
+        card = a < NUM_CARDS
+        if card.all():
+            self._choose(idx, a)
+            return
+        if card.any():
+            self._choose(idx[card], a[card])
+        lead = a == A_LEAD
+        if lead.any():
+            g = idx[lead]
+            self._lay_lead(g, p[lead], self.sel[g], np.zeros(len(g), np.int64))
+        ans = (a == A_BEAT) | (a == A_DOWN)
+        if ans.any():
+            self._lay_answer(idx[ans], a[ans] == A_BEAT)
+        asked = a >= A_MOSKVA
+        if asked.any():
+            g, aa, pp = idx[asked], a[asked], p[asked]
+            call = aa != A_PASS
+            c = g[call]
+            kind = aa[call] - A_MOSKVA
+            self.calls[c] |= np.left_shift(1, 2 * pp[call] + kind)
+            self.stand_seat[c] = pp[call]
+            self.stand_kind[c] = kind
+            self.call_index[g] += 1
+            self._next_offer(g)
+
+    def _choose(self, idx: np.ndarray, a: np.ndarray) -> None:
+        """A card chosen for the set being built (it stays in the hand)."""
+        b = _bitv(a)
+        self.sel[idx] |= b
+        self.sel_slots[idx] |= ((self.slots[idx] == b[:, None]).astype(np.int64) << np.arange(HAND)).sum(axis=1)
+
+    def apply(self, actions: np.ndarray) -> None:
+        """One legal decision in every game, then every forced step (a match that ends starts the next one
+        with ``autoreset``)."""
+        self.clear_outputs()
+        idx = np.arange(self.num_envs)
+        self._do(idx, np.asarray(actions, np.int64))
+        self._settle(idx)
+
+    # -- views --------------------------------------------------------------------------------------------
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """``int8[B, 42]``: ``legal_actions()`` of every game (also packed in ``legal_words``)."""
+        if out is None:
+            out = np.empty((self.num_envs, self.num_actions), np.int8)
+        words = self._legal(np.arange(self.num_envs))
+        self.legal_words = words[:, None]
+        b = np.ascontiguousarray(self.legal_words, "<u8").view(np.uint8)
+        out[:] = np.unpackbits(b, axis=1, count=self.num_actions, bitorder="little")
+        return out
+
+    def observe(self, out: np.ndarray | None = None) -> np.ndarray:
+        """``game.observe(state, current_player)`` of every game."""
+        return self._views.observe(self, np.maximum(self.current_player, 0), out)
+
+    def oracle(self, out: np.ndarray | None = None) -> np.ndarray:
+        """``game.oracle(state)`` of every game."""
+        return self._views.oracle(self, out)
