@@ -6,8 +6,8 @@
     ts = venv.step(actions)
 
 :mod:`.env` documents the API (self-play and single-learner modes, seeds, rewards, auto-reset);
-:mod:`.engine` the batched-engine contract; :mod:`.dominoes` (dominoes_v0, sea_goat_v0), :mod:`.donkey`
-(donkey_v0) and :mod:`.queens_and_jacks` the engines.
+:mod:`.engine` the batched-engine contract; the engines: :mod:`.dominoes` (dominoes_v0, sea_goat_v0),
+:mod:`.donkey` (donkey_v0), :mod:`.queens_and_jacks` and :mod:`.six_of_spades`.
 """
 from __future__ import annotations
 
