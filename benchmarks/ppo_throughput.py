@@ -7,9 +7,13 @@ and ``bc_steps=0``, ``bots={}``, no evaluations, one torch thread; the pool star
 initial actor), so with ``selfplay < 1`` the other matches are played against snapshots from the start. After
 one warm-up iteration it runs iterations until ``--seconds`` of them are measured and prints, per run:
 
-* ``collect/s``: learner decisions (those that enter an update) per second of collection;
-* ``e2e/s``: the same decisions per second of collection + PPO update (the whole iteration);
-* ``collect`` / ``update``: the share of the iteration in each.
+* ``collect/s``: learner decisions (those that enter an update) per CPU second of collection;
+* ``e2e/s``: the same decisions per CPU second of collection + PPO update (the whole iteration), and
+  ``e2e wall/s`` per wall second (lower where the machine is shared);
+* ``collect`` / ``update``: the share of the iteration's CPU time in each.
+
+CPU time (``time.process_time``) is the measure because it does not count other loads on a shared core;
+with one torch thread and the NumPy threads at one, the process uses one core.
 
 ``--breakdown`` also times the parts of a vector collection (one run per env, ``--num-envs`` first value):
 ``venv.step`` (the batched engine), ``venv.state`` (the oracle, central critic), the learner's
@@ -48,35 +52,40 @@ def trainer(env: str, num_envs: int, selfplay: float, central: bool, vector: boo
 
 
 def measure(tr: PPOTrainer, seconds: float) -> dict:
-    """One warm-up iteration, then iterations until ``seconds`` of them: decisions and times summed."""
+    """One warm-up iteration, then iterations until ``seconds`` of CPU time: decisions and times summed.
+    Rates are per CPU second of this process (``time.process_time``: a shared machine's other loads do not
+    count), the end-to-end one also per wall second."""
     tr.train_iteration()
-    steps = collect = update = 0.0
+    times = {"collect": 0.0}
+    _Timer(times, "collect", tr.collector, "collect")
+    steps = cpu = wall = 0.0
     iterations = 0
-    while collect + update < seconds:
-        s0 = tr.steps
-        st = tr.train_iteration()
+    while cpu < seconds:
+        s0, c0, w0 = tr.steps, time.process_time(), time.perf_counter()
+        tr.train_iteration()
         steps += tr.steps - s0
-        collect += st["collect_s"]
-        update += st["update_s"]
+        cpu += time.process_time() - c0
+        wall += time.perf_counter() - w0
         iterations += 1
-    total = collect + update
+    collect = times["collect"]
     return {"iterations": iterations, "decisions": int(steps), "collect_per_s": steps / collect,
-            "e2e_per_s": steps / total, "collect_share": collect / total, "update_share": update / total}
+            "e2e_per_s": steps / cpu, "e2e_wall_per_s": steps / wall, "collect_share": collect / cpu,
+            "update_share": 1.0 - collect / cpu}
 
 
 class _Timer:
-    """Wraps ``obj.name`` to add its wall time to ``totals[label]``."""
+    """Wraps ``obj.name`` to add its CPU time (``time.process_time``) to ``totals[label]``."""
 
     def __init__(self, totals: dict, label: str, obj, name: str):
         fn = getattr(obj, name)
         totals.setdefault(label, 0.0)
 
         def timed(*a, **kw):
-            t = time.perf_counter()
+            t = time.process_time()
             try:
                 return fn(*a, **kw)
             finally:
-                totals[label] += time.perf_counter() - t
+                totals[label] += time.process_time() - t
 
         setattr(obj, name, timed)
 
@@ -95,10 +104,10 @@ def breakdown(env: str, num_envs: int, selfplay: float, central: bool, seconds: 
     col.collect()
     for k in totals:
         totals[k] = 0.0
-    t = time.perf_counter()
-    while time.perf_counter() - t < seconds:
+    t = time.process_time()
+    while time.process_time() - t < seconds:
         col.collect()
-    total = time.perf_counter() - t
+    total = time.process_time() - t
     out = {k: v / total for k, v in totals.items()}
     out["rest (collector)"] = 1.0 - sum(out.values())
     return out
@@ -122,13 +131,14 @@ def main(argv=None) -> None:
             print(f"{env} num_envs={args.num_envs[0]} selfplay={sp} central_critic={bool(cc)}: "
                   + ", ".join(f"{k} {v:.0%}" for k, v in parts.items()), flush=True)
         return
-    print("| env | selfplay | num_envs | central critic | collector | collect/s | e2e/s | collect | update | "
-          "iterations |\n|---|---|---|---|---|---|---|---|---|---|", flush=True)
+    print("| env | selfplay | num_envs | central critic | collector | collect/s | e2e/s | e2e wall/s | collect | "
+          "update | iterations |\n|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     for env, sp, ne, cc, kind in itertools.product(args.envs, args.selfplay, args.num_envs, args.central_critic,
                                                    args.collectors):
         r = measure(trainer(env, ne, sp, bool(cc), kind == "vector", args.ticks), args.seconds)
         print(f"| {env} | {sp} | {ne} | {bool(cc)} | {kind} | {r['collect_per_s']:,.0f} | {r['e2e_per_s']:,.0f} | "
-              f"{r['collect_share']:.0%} | {r['update_share']:.0%} | {r['iterations']} |", flush=True)
+              f"{r['e2e_wall_per_s']:,.0f} | {r['collect_share']:.0%} | {r['update_share']:.0%} | {r['iterations']} |",
+              flush=True)
 
 
 if __name__ == "__main__":
