@@ -6,9 +6,11 @@
   value of its next decision (its last, still open, decision is carried over to the next rollout);
 * :func:`ppo_update` -- the clipped PPO update (policy, value and entropy terms) on one rollout;
 * :class:`PPOTrainer` -- one run: the matches and their rollouts (:mod:`agents.rl.rollout`: seats, opponent
-  pool, rewards), the warm start (:mod:`agents.rl.imitation`), the updates, the periodic evaluations on
-  duplicate deals (:mod:`agents.rl.evaluate`; the best one kept as ``best.npz``) and the resumable
-  checkpoint (``last.pt``). The command-line run around it is :mod:`agents.rl.train`.
+  pool, rewards; with ``vector=True`` all the matches are one batched vector env,
+  :mod:`agents.rl.vector_rollout`, for the envs of ``kozel_env.vector.BATCHED``), the warm start
+  (:mod:`agents.rl.imitation`), the updates, the periodic evaluations on duplicate deals
+  (:mod:`agents.rl.evaluate`; the best one kept as ``best.npz``) and the resumable checkpoint (``last.pt``).
+  The command-line run around it is :mod:`agents.rl.train`.
 
 Centralized critic (``central_critic=True``): the value network reads the observation, the oracle
 ``game.oracle(state)`` and the seat one-hot; the actor -- the only part that is shipped and plays -- reads
@@ -32,6 +34,7 @@ from .model import ActorCritic
 from .policy import NumpyPolicy
 from .rollout import LEARNER, Collector, OpponentPool, Rollout
 from .threads import single_thread_math
+from .vector_rollout import VectorCollector
 
 __all__ = ["LEARNER", "PPOConfig", "PPOTrainer", "advantages", "ppo_update"]
 
@@ -74,6 +77,7 @@ class PPOConfig:
     bc_lr: float = 1e-3
     bc_dagger: float = 0.0             # last share of the cloning decisions collected DAgger-style
     value_warmup: int = 0              # first PPO iterations that train the critic only (after a warm start)
+    vector: bool = False               # collect through the batched vector env (VectorCollector; vector.BATCHED)
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -214,7 +218,8 @@ class PPOTrainer:
         self.history = []
         self.bc_done = 0              # teacher decisions imitated so far
         self.best_key = None          # evaluation scores of the best policy so far (best.npz)
-        self.collector = Collector(cfg, info, self.model, self.rng, self.tgen, self.pool)
+        collector = VectorCollector if cfg.vector else Collector
+        self.collector = collector(cfg, info, self.model, self.rng, self.tgen, self.pool)
 
     @property
     def matches_done(self) -> int:

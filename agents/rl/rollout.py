@@ -26,6 +26,13 @@ carried over to the next rollout, so no reward is lost.
 
 Behaviour cloning (:mod:`agents.rl.imitation`) uses the same collector with a ``teacher``: the teacher bot
 plays the learner seats and its moves are recorded (``dagger``: the learner moves, the teacher labels).
+
+Two collectors fill the buffer the same way: :class:`Collector` here steps one scalar engine state per match
+(every env; bots of any kind, ``needs_state`` ones included, one instance per seat and match), and
+:class:`agents.rl.vector_rollout.VectorCollector` (``PPOConfig.vector``) steps all the matches as one batched
+vector env (:mod:`kozel_env.vector`, the envs of ``vector.BATCHED``). What they share -- the seat owners, the
+learner's batch of moves, the trajectory links, the rewards and the match ends -- is
+:class:`CollectorBase`.
 """
 from __future__ import annotations
 
@@ -112,8 +119,10 @@ class OpponentPool:
         self.snapshots = [self._frozen(actor, sd) for sd in state_dicts]
 
 
-class Collector:
-    """``cfg.num_envs`` matches in progress, who owns each seat, and the :class:`Rollout` they fill.
+class CollectorBase:
+    """What both collectors share (see the module docstring): the buffer and the open transitions, the counters,
+    the seat owners of a new match (:meth:`_pick_owners`), the learner's moves (:meth:`_learner_actions`), the
+    trajectory links (:meth:`_link`), the rewards (:meth:`_credit`) and the end of a match (:meth:`_close`).
 
     ``rng`` draws the seat owners; ``model`` and ``generator`` sample the learner's moves; ``pool`` holds the
     snapshots. Counters: ``matches_done``, ``seed_counter`` (match seeds drawn), ``ep_stats`` (the learner
@@ -128,19 +137,12 @@ class Collector:
         E = cfg.num_envs
         self.buf = Rollout(E * cfg.rollout_ticks + E * self.n, info.obs_dim, self.cobs_dim, info.num_actions)
         self.pending = np.full((E, self.n), -1, np.int64)   # per match and seat: its open transition
-        self.states = [None] * E
-        self.owners = [None] * E      # per match: list per seat of LEARNER / ("S", k) / ("B", name)
-        self.bots = [None] * E        # per match: list per seat of bot instances (or None)
-        self.last_deals = [0] * E     # per match: len(state.results) when last looked at
         self.seed_counter = 0
         self.matches_done = 0
         self.ep_stats: list = []
         self.teacher = None           # bot spec whose moves fill the learner seats (behaviour cloning)
         self.dagger = False           # during cloning: the learner moves and the teacher only labels
-        for e in range(E):
-            self._new_match(e)
 
-    # ------------------------------------------------------------------ matches
     def _next_seed(self) -> int:
         self.seed_counter += 1
         return TRAIN_SEED_BASE + self.cfg.seed * 100_000_000 + self.seed_counter
@@ -165,6 +167,89 @@ class Collector:
         side = sides[int(self.rng.integers(len(sides)))]
         return [LEARNER if s in side else opp for s in range(n)], opp
 
+    # ------------------------------------------------------------------ shared steps of a rollout
+    def _carry_open(self) -> None:
+        """Before a rollout: the open transitions move to the front of the buffer (no reward is lost)."""
+        sel = self.pending >= 0
+        self.pending[sel] = self.buf.carry(self.pending[sel])
+
+    def _learner_actions(self, j0: int, j1: int, teacher_moves) -> np.ndarray:
+        """Buffer rows ``j0:j1`` hold the learner's decisions (``obs``, ``mask``, ``cobs`` filled): their
+        action, log-prob and value -- the learner's sample, or while cloning the teacher's move
+        (``teacher_moves(obs, int8 mask)``, log-prob and value 0). Returns the actions to play (with
+        ``dagger``: the learner's, while the teacher's are recorded)."""
+        buf, model = self.buf, self.model
+        obs, mask = buf.obs[j0:j1], buf.mask[j0:j1]
+        play = None
+        if self.teacher is not None:  # behaviour cloning: record the teacher bot's moves
+            a = np.asarray(teacher_moves(obs, mask.astype(np.int8)), np.int64)
+            buf.logp[j0:j1] = 0.0
+            buf.val[j0:j1] = 0.0
+            if self.dagger:  # DAgger: the learner moves, the teacher labels its positions
+                with torch.no_grad():
+                    play = model.act(torch.from_numpy(obs), torch.from_numpy(mask), self.tgen)[0].numpy()
+        else:
+            with torch.no_grad():
+                to = torch.from_numpy(obs)
+                a, logp = model.act(to, torch.from_numpy(mask), self.tgen)
+                v = model.value(torch.from_numpy(buf.cobs[j0:j1]) if self.cobs_dim else to)
+            a = a.numpy()
+            buf.logp[j0:j1] = logp.numpy()
+            buf.val[j0:j1] = v.numpy()
+        buf.act[j0:j1] = a
+        buf.rew[j0:j1] = 0.0
+        buf.n = j1
+        return a if play is None else play
+
+    def _link(self, j0: int, games: np.ndarray, seats: np.ndarray) -> None:
+        """Row ``j0 + r`` is the decision of seat ``seats[r]`` in match ``games[r]`` (each match once): it
+        follows that seat's open transition (``nxt``; the earlier one is then final) and is now the open one."""
+        rows = j0 + np.arange(len(games))
+        prev = self.pending[games, seats]
+        has = prev >= 0
+        self.buf.nxt[prev[has]] = rows[has]
+        self.buf.final[prev[has]] = True
+        self.pending[games, seats] = rows
+
+    def _deal_rewards(self, seat_points: np.ndarray) -> np.ndarray:
+        """The shaping reward per seat of deals with ``seat_points[..., seat]`` (module docstring)."""
+        sp = np.asarray(seat_points, float)
+        return self.shaping_w * (sp - sp.mean(axis=-1, keepdims=True))
+
+    def _credit(self, games: np.ndarray, r: np.ndarray) -> None:
+        """Rewards ``r[k, seat]`` of matches ``games[k]`` to each seat's open transition (a seat yet to
+        decide gets none: its first decision comes after them)."""
+        p = self.pending[games]
+        has = p >= 0
+        self.buf.rew[p[has]] += r[has]
+
+    def _close(self, games: np.ndarray) -> None:
+        """Matches ``games`` are over (their rewards credited): each seat's open transition ends its
+        trajectory (``done``, final) and nothing stays open."""
+        p = self.pending[games]
+        has = p >= 0
+        self.buf.done[p[has]] = True
+        self.buf.final[p[has]] = True
+        self.pending[games] = -1
+        self.matches_done += len(games)
+
+
+class Collector(CollectorBase):
+    """``cfg.num_envs`` matches in progress, each a scalar engine state, who owns each seat, and the
+    :class:`Rollout` they fill (the arguments and counters: :class:`CollectorBase`)."""
+
+    def __init__(self, cfg, info: GameInfo, model: ActorCritic, rng: np.random.Generator,
+                 generator: torch.Generator, pool: OpponentPool):
+        super().__init__(cfg, info, model, rng, generator, pool)
+        E = cfg.num_envs
+        self.states = [None] * E
+        self.owners = [None] * E      # per match: list per seat of LEARNER / ("S", k) / ("B", name)
+        self.bots = [None] * E        # per match: list per seat of bot instances (or None)
+        self.last_deals = [0] * E     # per match: len(state.results) when last looked at
+        for e in range(E):
+            self._new_match(e)
+
+    # ------------------------------------------------------------------ matches
     def _new_match(self, e: int) -> None:
         seed = self._next_seed()
         self.states[e] = self.game.new_state(seed)
@@ -196,8 +281,7 @@ class Collector:
     def collect(self) -> int:
         """Play ``rollout_ticks`` decisions in every match into :attr:`buf` (after carrying the open
         transitions to its front); returns the learner decisions that will enter an update (``final``)."""
-        sel = self.pending >= 0
-        self.pending[sel] = self.buf.carry(self.pending[sel])
+        self._carry_open()
         for _ in range(self.cfg.rollout_ticks):
             groups = {}
             for e, st in enumerate(self.states):
@@ -229,46 +313,24 @@ class Collector:
     def _learner_moves(self, es: list, actions: dict) -> None:
         """The learner seats to move in matches ``es``: record them in the buffer (with the teacher's moves
         while cloning), link each to its seat's previous decision, and choose their actions."""
-        buf, game, model = self.buf, self.game, self.model
+        buf, game = self.buf, self.game
         j0 = buf.n
         j1 = j0 + len(es)
         obs = buf.obs[j0:j1]
         mask = buf.mask[j0:j1]
         mask[:] = False
+        seats = np.empty(len(es), np.int64)
         for r, e in enumerate(es):
             st = self.states[e]
-            p = st.current_player
+            p = seats[r] = st.current_player
             obs[r] = game.observe(st, p)
             mask[r, st.legal_actions()] = True
             if self.cobs_dim:
                 self._critic_input(st, p, obs[r], buf.cobs[j0 + r])
-        play = None
-        if self.teacher is not None:  # behaviour cloning: record the teacher bot's moves
-            a = np.array([self._bot_move(e, obs[r], mask[r].astype(np.int8)) for r, e in enumerate(es)], np.int64)
-            buf.logp[j0:j1] = 0.0
-            buf.val[j0:j1] = 0.0
-            if self.dagger:  # DAgger: the learner moves, the teacher labels its positions
-                with torch.no_grad():
-                    play = model.act(torch.from_numpy(obs), torch.from_numpy(mask), self.tgen)[0].numpy()
-        else:
-            with torch.no_grad():
-                to = torch.from_numpy(obs)
-                a, logp = model.act(to, torch.from_numpy(mask), self.tgen)
-                v = model.value(torch.from_numpy(buf.cobs[j0:j1]) if self.cobs_dim else to)
-            a = a.numpy()
-            buf.logp[j0:j1] = logp.numpy()
-            buf.val[j0:j1] = v.numpy()
-        buf.act[j0:j1] = a
-        buf.rew[j0:j1] = 0.0
+        a = self._learner_actions(j0, j1, lambda o, m: [self._bot_move(e, o[r], m[r]) for r, e in enumerate(es)])
+        self._link(j0, np.asarray(es, np.int64), seats)
         for r, e in enumerate(es):
-            p = self.states[e].current_player
-            i = self.pending[e, p]
-            if i >= 0:
-                buf.nxt[i] = j0 + r
-                buf.final[i] = True
-            self.pending[e, p] = j0 + r
-            actions[e] = int(a[r] if play is None else play[r])
-        buf.n = j1
+            actions[e] = int(a[r])
 
     def _opponent_moves(self, key, es: list, actions: dict) -> None:
         """The seats of opponent ``key`` (a snapshot: one batch; bots: one call each) in matches ``es``."""
@@ -290,27 +352,16 @@ class Collector:
         """Rewards of the deals that just ended in match ``e`` (and of the match, if over) to each seat's
         open transition; a finished match closes its trajectories and a new one starts."""
         st = self.states[e]
-        buf = self.buf
         r = np.zeros(self.n)
         for res in st.results[self.last_deals[e]:]:  # every deal this step ended: none is lost
-            sp = np.asarray(res["seat_points"], float)
-            r += self.shaping_w * (sp - sp.mean())
+            r += self._deal_rewards(res["seat_points"])
         self.last_deals[e] = len(st.results)
         if st.terminal:
             ret = np.asarray(st.returns(), float)
             r += ret
             if any(o != LEARNER for o in self.owners[e]):
                 self.ep_stats.append(ret[self.owners[e].index(LEARNER)])
-        for s in range(self.n):
-            i = self.pending[e, s]
-            if i >= 0:
-                buf.rew[i] += r[s]
+        self._credit(np.array([e]), r[None])
         if st.terminal:
-            for s in range(self.n):
-                i = self.pending[e, s]
-                if i >= 0:
-                    buf.done[i] = True
-                    buf.final[i] = True
-                    self.pending[e, s] = -1
-            self.matches_done += 1
+            self._close(np.array([e]))
             self._new_match(e)
