@@ -171,7 +171,9 @@ def test_examples_train_takes_vector_true(tmp_path):
 
 
 def test_an_env_without_a_batched_engine_and_a_state_bot_are_refused():
-    with pytest.raises(InvalidOptionError, match="donkey_v0 has no batched engine"):
-        PPOTrainer(PPOConfig(env="donkey_v0", vector=True, num_envs=2, hidden=(8,)))
+    unbatched = "beat_or_discard_v0"
+    assert unbatched not in vector.BATCHED
+    with pytest.raises(InvalidOptionError, match=f"{unbatched} has no batched engine"):
+        PPOTrainer(PPOConfig(env=unbatched, vector=True, num_envs=2, hidden=(8,)))
     with pytest.raises(InvalidOptionError, match="needs the engine state"):
         PPOTrainer(PPOConfig(env="dominoes_v0", vector=True, num_envs=2, hidden=(8,), bots={"pimc": 1.0}))
