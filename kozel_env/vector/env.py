@@ -208,7 +208,8 @@ class VectorEnv:
                 acc.learner_return[over] = self._side_reward(eng.returns)[over]
             acc.done[over] = True
             self._begin(over)
-        eng.clear_outputs()
+        if self.single_learner:  # the opponents' sub-steps write back only their own games' outputs
+            eng.clear_outputs()
 
     def _check(self, actions) -> np.ndarray:
         a = np.asarray(actions)
