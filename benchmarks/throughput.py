@@ -37,14 +37,17 @@ from kozel_env.registry import ENVIRONMENTS, load
 
 
 def full_path(name: str, seconds: float) -> tuple:
-    env = load(name).env()
+    return aec_loop(load(name).env(), seconds)
+
+
+def aec_loop(env, seconds: float) -> tuple:
+    """(decisions/s, episodes/s) of a uniformly random legal player through ``agent_iter`` / ``last()`` /
+    ``step()`` for ``seconds`` of wall time (episode ``k`` reset with ``seed=k``)."""
     rnd = random.Random(0)
     decisions = games = 0
-    seed = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        env.reset(seed=seed)
-        seed += 1
+        env.reset(seed=games)
         for _agent in env.agent_iter():
             obs, reward, term, trunc, info = env.last()
             if term or trunc:
@@ -200,25 +203,13 @@ class _NullEnv(AECEnv):
 
 
 def pettingzoo_floor(seconds: float) -> float:
-    """Decisions/s of :class:`_NullEnv` in PettingZoo classic's wrapper stack, through ``full_path``'s loop."""
+    """Decisions/s of :class:`_NullEnv` in PettingZoo classic's wrapper stack, through the same loop as the
+    AEC path (:func:`aec_loop`)."""
     from pettingzoo.utils import wrappers
 
     env = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
         wrappers.TerminateIllegalWrapper(_NullEnv(), illegal_reward=-1)))
-    rnd = random.Random(0)
-    decisions = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        env.reset(seed=decisions)
-        for _agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(int(legal[int(rnd.random() * len(legal))]))
-            decisions += 1
-    return decisions / (time.process_time() - t0)
+    return aec_loop(env, seconds)[0]
 
 
 def main(argv=None) -> list:

@@ -226,9 +226,10 @@ class VectorEnv:
             b = int(np.flatnonzero(bad)[0])
             legal = np.flatnonzero(self._mask[b]).tolist()
             seat = int(self.engine.current_player[b])
-            what = (f"out of range 0..{self.num_actions - 1}" if not 0 <= a[b] < self.num_actions
-                    else "not legal")
-            raise IllegalActionError(f"game {b}: action {int(a[b])} is {what} for player_{seat} "
+            in_range = 0 <= a[b] < self.num_actions
+            what = "not legal" if in_range else f"out of range 0..{self.num_actions - 1}"
+            move = f"action {self.engine.move_names(b, [int(a[b])])[0]}" if in_range else f"action {int(a[b])}"
+            raise IllegalActionError(f"game {b}: {move} is {what} for player_{seat} "
                                      f"({int(bad.sum())} bad action(s) in the batch); legal: "
                                      f"{self.engine.move_names(b, legal)}; nothing was applied",
                                      action=int(a[b]) if what == "not legal" else None)

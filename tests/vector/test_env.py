@@ -73,7 +73,7 @@ def test_a_bad_action_names_the_game_and_the_legal_moves_and_changes_nothing():
     bad = vector.random_actions(ts.mask, np.random.default_rng(0))
     illegal = int(np.flatnonzero(ts.mask[2] == 0)[0])
     bad[2] = illegal
-    expected = r"game 2: action \d+ is not legal for player_\d.*legal: \['14=11'\]"
+    expected = r"game 2: action \d+=\d\d is not legal for player_\d.*legal: \['14=11'\]"
     with pytest.raises(IllegalActionError, match=expected) as e:
         venv.step(bad)
     assert e.value.action == illegal
