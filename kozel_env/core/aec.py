@@ -41,6 +41,7 @@ from pettingzoo import AECEnv
 from .errors import IllegalActionError, InvalidOptionError
 from .game import Game, State
 from .options import Choice, Int
+from .results import zero_sum_points
 from .rng import Rng, seed_from_entropy
 
 EPISODES = ("match", "deal")
@@ -294,10 +295,7 @@ class KozelEnv(AECEnv):
         if self.reward_mode == "points" and new:
             rew = [0.0] * n
             for res in new:
-                pts = res["seat_points"]
-                mean = sum(pts) / n
-                for i in range(n):
-                    rew[i] += pts[i] - mean
+                rew = [r + z for r, z in zip(rew, zero_sum_points(res["seat_points"]).tolist())]
         if st.terminal and self.reward_mode == "outcome":
             rew = [float(x) for x in st.returns()]
         if rew is not None:

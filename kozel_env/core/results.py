@@ -36,9 +36,19 @@ Match result (``infos[agent]["match"]``):
 """
 from __future__ import annotations
 
+import numpy as np
+
 DEAL_KEYS = ("deal", "ended_by", "eggs", "winners", "losers", "written", "scores", "seat_points")
 MATCH_KEYS = ("ended_by", "winners", "losers", "goats", "titles", "places", "scores", "deals", "returns")
 TITLES = ("goats", "sea_goats", "naked_goats", "bald_goats", "bare_goats")
+
+
+def zero_sum_points(seat_points) -> np.ndarray:
+    """The ``reward="points"`` rule of every env (README "Using an environment"): each seat's ``seat_points``
+    minus their mean over the seats, in float64. ``seat_points``: one deal's list, or an array ``[..., seats]``
+    (the vector env's batch); the AEC env and the vector env both reward through this."""
+    pts = np.asarray(seat_points, np.float64)
+    return pts - pts.sum(axis=-1, keepdims=True) / pts.shape[-1]
 
 
 def _plain(value, where: str) -> None:

@@ -49,6 +49,7 @@ import numpy as np
 
 from ..core.aec import ENV_CHECKS, SEED_CHECK
 from ..core.errors import IllegalActionError, InvalidOptionError
+from ..core.results import zero_sum_points
 from ..core.rng import seed_from_entropy
 from ..dominoes.donkey import DonkeyGame
 from ..registry import load
@@ -212,6 +213,8 @@ class VectorEnv:
             eng.clear_outputs()
 
     def _check(self, actions) -> np.ndarray:
+        if self._mask is None:
+            raise RuntimeError("call reset() before step()")
         a = np.asarray(actions)
         B = self.num_envs
         if a.shape != (B,):
@@ -236,12 +239,11 @@ class VectorEnv:
         return a
 
     def _rewards(self) -> np.ndarray:
-        """This step's rewards per seat, as the AEC env computes them (one home for the rule:
-        :meth:`kozel_env.core.aec.KozelEnv._report`, checked by the identity test)."""
+        """This step's rewards per seat, by the AEC env's rule (``reward="points"``:
+        :func:`kozel_env.core.results.zero_sum_points` of the ended deal; ``"outcome"``: the match's returns)."""
         eng = self.engine
         if self.reward_mode == "points":
-            pts = eng.seat_points.astype(np.float64)  # zero where no deal ended
-            return (pts - pts.sum(axis=1, keepdims=True) / self.num_players).astype(np.float32)
+            return zero_sum_points(eng.seat_points).astype(np.float32)  # zero where no deal ended
         return eng.returns.astype(np.float32)  # zero where no match ended
 
     def _timestep(self, acc: _Step) -> TimeStep:
@@ -268,6 +270,8 @@ class VectorEnv:
     def state(self) -> np.ndarray:
         """Every game's full-information (oracle) view, ``game.oracle(state)``: for centralized critics,
         never for a policy."""
+        if self._mask is None:
+            raise RuntimeError("call reset() before state()")
         return self.engine.oracle()
 
     # -- single learner ----------------------------------------------------------------------------------

@@ -86,6 +86,14 @@ def test_a_bad_action_names_the_game_and_the_legal_moves_and_changes_nothing():
         venv.step(np.full(4, 99))
 
 
+def test_step_and_state_before_reset_say_so():
+    venv = vector.make("dominoes_v0", 2, seed=0)
+    with pytest.raises(RuntimeError, match="reset"):
+        venv.step(np.zeros(2, np.int64))
+    with pytest.raises(RuntimeError, match="reset"):
+        venv.state()
+
+
 def test_options_are_checked_in_the_envs_one_home():
     with pytest.raises(InvalidOptionError, match="episode"):
         vector.make("dominoes_v0", 2, episode="hand")
