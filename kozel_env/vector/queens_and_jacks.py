@@ -30,7 +30,7 @@ import numpy as np
 
 from ..cards.deck import NUM_CARDS, POINTS, deck_mask, points
 from ..cards.queens_and_jacks.engine import hand_value
-from ..cards.queens_and_jacks.game import _TOTAL_EYES, _TRICKS_SCALE, OBS_SPEC, ORACLE_SPEC, QueensAndJacksGame
+from ..cards.queens_and_jacks.game import OBS_SPEC, ORACLE_SPEC, TOTAL_EYES, TRICKS_SCALE, QueensAndJacksGame
 from ..cards.queens_and_jacks.tables import EFF, FOLLOW, NAME_BASE, NAME_MASK, NUM_ACTIONS, STRENGTH
 from ..core.bits import bits
 from . import rng as vrng
@@ -146,8 +146,8 @@ class BatchedQueensAndJacks(BatchedGame):
         total = points(deck_mask(r.deck))
         self._hand_value = np.array([[hand_value(total - le, le, lt) for lt in range(r.hand_size + 1)]
                                      for le in range(total + 1)], np.int64)
-        self._rules_flags = U64(game._rules_bits)
-        self._inv_target = game._inv_target
+        self._rules_flags = U64(game.rules_bits)
+        self._inv_target = 1.0 / r.target  # as game.observe computes it
 
         self.ledger = BatchedLedger(r.ledger_rules(), B)
         self.hands = np.zeros((B, 4), U64)
@@ -381,10 +381,10 @@ class BatchedQueensAndJacks(BatchedGame):
         own, other = rows4 + s, rows4 + (s ^ 1)  # counts columns: eyes of sides 0 1, tricks of sides 0 1
         counts = self.counts
         sc = self._scalars  # computed in float64 as game.observe does, cast once into the rows
-        np.divide(counts.take(own), _TOTAL_EYES, out=sc[0])
-        np.divide(counts.take(other), _TOTAL_EYES, out=sc[1])
-        np.divide(counts.take(own + 2), _TRICKS_SCALE, out=sc[2])
-        np.divide(counts.take(other + 2), _TRICKS_SCALE, out=sc[3])
+        np.divide(counts.take(own), TOTAL_EYES, out=sc[0])
+        np.divide(counts.take(other), TOTAL_EYES, out=sc[1])
+        np.divide(counts.take(own + 2), TRICKS_SCALE, out=sc[2])
+        np.divide(counts.take(other + 2), TRICKS_SCALE, out=sc[3])
         scores = self.ledger.scores
         it = self._inv_target
         own, other = self._rows2 + s, self._rows2 + (s ^ 1)

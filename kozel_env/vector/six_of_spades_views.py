@@ -106,7 +106,7 @@ class Views:
     def __init__(self, game):
         self.spec = game.obs_spec
         self.ospec = game.oracle_spec
-        self.hidden = game._hidden_size
+        self.hidden = game.oracle_spec.offset("seat0_" + game.obs_spec.parts[0].name)  # where seat 0's view starts
         self.pk = Packer(self.spec, self.spec.size)
         self.opk = Packer(self.ospec, self.hidden)
         self.score_bits = game.score_bits

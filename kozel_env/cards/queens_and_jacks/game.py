@@ -71,9 +71,9 @@ _SCALARS = slice(_off("eyes"), _off("score") + 2)
 """``eyes``, ``tricks`` and ``score`` (two values each, in this order), written in one go."""
 assert _off("tricks") == _off("eyes") + 2 and _off("score") == _off("tricks") + 2, "scalar parts moved"
 assert min(_SCALARS.start, _FLAGS) > max(_PLAYED) and _SCALARS.start > _off("rules", 2), "a bit part after the scalars"
-_TOTAL_EYES = float(points(FULL_DECK))
+TOTAL_EYES = float(points(FULL_DECK))
 """Eyes in the deck: 120 with 36 or 32 cards (the sixes count nothing, RULES C)."""
-_TRICKS_SCALE = 9.0
+TRICKS_SCALE = 9.0
 """The ``tricks`` part's divisor (nine tricks in a 36-card hand)."""
 _ORACLE_HANDS = tuple(ORACLE_SPEC.offset("hands", q) for q in range(4))
 _ORACLE_TO_MOVE = tuple(1 << ORACLE_SPEC.offset("to_move", q) for q in range(4)) + (0,)
@@ -98,7 +98,8 @@ class QueensAndJacksGame(Game):
         self.rules = r = make_rules(base, options) if options else base
         self.name = r.name
         flags = (r.trumps == "named", r.deck == 32, r.target == 6)
-        self._rules_bits = sum(1 << shift for shift, on in zip(_RULES_SHIFT, flags) if on)
+        self.rules_bits = sum(1 << shift for shift, on in zip(_RULES_SHIFT, flags) if on)
+        """The ``rules`` part's bits (shifted as in the packed observation, from ``voids`` on)."""
         self._inv_target = 1.0 / r.target
 
     # -- states --------------------------------------------------------------------------------------
@@ -139,7 +140,7 @@ class QueensAndJacksGame(Game):
                  | _LEADER_BIT[(st.trick_leader - r) & 3]
                  | _EGGS_BIT[streak if streak < 3 else 3]
                  | (_NAMING_BIT if st.phase == PHASE_NAMING else 0)
-                 | self._rules_bits)
+                 | self.rules_bits)
         packed = (st.hands[r] << _HAND
                   | _TRICK_BIT[0][trick[a]] | _TRICK_BIT[1][trick[b]] | _TRICK_BIT[2][trick[c]]
                   | _TRICK_BIT[3][trick[d]]
@@ -150,8 +151,8 @@ class QueensAndJacksGame(Game):
         s = r & 1
         eyes, tricks, scores = st.eyes, st.tricks, st.ledger.scores
         it = self._inv_target
-        out[_SCALARS] = (eyes[s] / _TOTAL_EYES, eyes[1 - s] / _TOTAL_EYES, tricks[s] / _TRICKS_SCALE,
-                         tricks[1 - s] / _TRICKS_SCALE, min(scores[s] * it, 1.0), min(scores[1 - s] * it, 1.0))
+        out[_SCALARS] = (eyes[s] / TOTAL_EYES, eyes[1 - s] / TOTAL_EYES, tricks[s] / TRICKS_SCALE,
+                         tricks[1 - s] / TRICKS_SCALE, min(scores[s] * it, 1.0), min(scores[1 - s] * it, 1.0))
         return out
 
     def oracle(self, state: QueensAndJacksState) -> np.ndarray:
