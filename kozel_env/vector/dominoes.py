@@ -106,6 +106,7 @@ class BatchedDominoes(BatchedGame):
                                      f"(dominoes_v0, sea_goat_v0); {r.name} with these rules needs "
                                      f"{' and '.join(why)}: use the AEC env")
         super().__init__(game, num_envs, single_deal)
+        assert self.side_of.tolist() == [0, 1, 0, 1], "pairs: seats 0+2 against 1+3 (seed 000 §2)"
         B = self.num_envs
         self.hands = np.zeros((B, 4), U64)
         self.played = np.zeros(B, U64)
@@ -238,7 +239,6 @@ class BatchedDominoes(BatchedGame):
         or the match's end (the scalar ``_end_deal`` / ``_end_match``)."""
         r = self.rules
         side = self.side_of
-        assert side.tolist() == [0, 1, 0, 1]
         h = self.hands[idx]
         pips = _pips(h)
         value = pips
