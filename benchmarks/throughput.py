@@ -149,7 +149,7 @@ def split(name: str, num_envs: int, steps: int = 60) -> dict:
         t.append(clock())
         venv._collect(vector.env._Step(num_envs, venv.num_players))
         t.append(clock())
-        venv._mask = eng.legal_mask()
+        eng.legal_mask()
         t.append(clock())
         eng.observe()
         t.append(clock())

@@ -129,7 +129,7 @@ class VectorEnv:
         self.obs_size = eng.obs_size
         self.options = {"episode": self.episode, "reward": self.reward_mode, **rules_options}
         self._seed = seed
-        self._mask = None
+        self._started = False
         self.single_learner = opponent is not None
         if self.single_learner:
             self._setup_learner(opponent, learner_side, rules_options)
@@ -213,7 +213,7 @@ class VectorEnv:
             eng.clear_outputs()
 
     def _check(self, actions) -> np.ndarray:
-        if self._mask is None:
+        if not self._started:
             raise RuntimeError("call reset() before step()")
         a = np.asarray(actions)
         B = self.num_envs
@@ -224,10 +224,13 @@ class VectorEnv:
         a = a.astype(np.int64)
         bad = (a < 0) | (a >= self.num_actions)
         if not bad.any():
-            bad = self._mask[np.arange(B), a] == 0
+            # checked against the engine's packed mask of this decision (the returned array may be edited)
+            words = self.engine.legal_words
+            bad = (words[np.arange(B), a >> 6] >> (a & 63).astype(np.uint64)) & np.uint64(1) == 0
         if bad.any():
             b = int(np.flatnonzero(bad)[0])
-            legal = np.flatnonzero(self._mask[b]).tolist()
+            legal = [x for x in range(self.num_actions)
+                     if int(self.engine.legal_words[b, x >> 6]) >> (x & 63) & 1]
             seat = int(self.engine.current_player[b])
             in_range = 0 <= a[b] < self.num_actions
             what = "not legal" if in_range else f"out of range 0..{self.num_actions - 1}"
@@ -248,7 +251,8 @@ class VectorEnv:
 
     def _timestep(self, acc: _Step) -> TimeStep:
         eng = self.engine
-        self._mask = eng.legal_mask()
+        mask = eng.legal_mask()  # also packs it in eng.legal_words, which _check reads
+        self._started = True
         info = {}
         if acc.deal is not None:
             info["deals"] = acc.deal
@@ -256,7 +260,7 @@ class VectorEnv:
             info["returns"] = acc.returns
             if self.single_learner:
                 info["learner_return"] = acc.learner_return
-        return TimeStep(seat=eng.current_player.copy(), obs=eng.observe(), mask=self._mask.copy(),
+        return TimeStep(seat=eng.current_player.copy(), obs=eng.observe(), mask=mask,
                         rewards=acc.mine if self.single_learner else acc.rewards, done=acc.done,
                         deal_over=acc.deal_over, info=info)
 
@@ -270,7 +274,7 @@ class VectorEnv:
     def state(self) -> np.ndarray:
         """Every game's full-information (oracle) view, ``game.oracle(state)``: for centralized critics,
         never for a policy."""
-        if self._mask is None:
+        if not self._started:
             raise RuntimeError("call reset() before state()")
         return self.engine.oracle()
 

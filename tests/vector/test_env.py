@@ -174,3 +174,14 @@ def test_sample_actions_are_uniform_over_the_legal_moves_of_every_game():
     legal = set(np.flatnonzero(ts.mask[0]).tolist())
     picks = {int(venv.sample_actions(gen)[0]) for _ in range(200)}
     assert picks == legal
+
+
+def test_the_check_reads_the_engines_mask_not_the_array_handed_out():
+    venv = vector.make("queens_and_jacks_v0", 4, seed=2)
+    ts = venv.reset()
+    illegal = int(np.flatnonzero(ts.mask[0] == 0)[0])
+    ts.mask[0, illegal] = 1  # editing the returned mask does not make a move legal
+    a = venv.sample_actions(np.random.default_rng(0))
+    a[0] = illegal
+    with pytest.raises(IllegalActionError, match="game 0"):
+        venv.step(a)
