@@ -1,7 +1,9 @@
-"""Reproduce the bot ladder: random < easy < normal < hard < crazy, each step head to head, every game.
+"""Reproduce the bot ladder: random < easy < normal < hard < crazy, and the expert over hard and crazy, each
+step head to head, every game.
 
     python -m agents.ladder                                   # every registered game, writes agents/LADDER.md
     python -m agents.ladder --env queens_and_jacks_v0 --deals 400 --pimc-deals 150
+    python -m agents.ladder --expert-only                     # only the expert's steps (hard < expert, crazy < expert)
     python -m agents.ladder --speed-only                      # bot speeds only
     python -m pytest -m slow tests/agents/test_ladder.py      # the same measurement as a test (hours)
 
@@ -15,7 +17,10 @@ measured in process CPU time, the bot in one seat and ``normal`` in the others.
 
 Results go to ``agents/LADDER.md`` (markdown, for the README) and ``agents/ladder.json``; a run for some
 games keeps the others' results from the JSON (``--fresh`` starts over, ``--render`` only rewrites the
-markdown). Everything is seeded (``--seed``, default 0): the same command gives the same figures.
+markdown). Everything is seeded: the same command gives the same figures. The bots' steps play the
+development deals (``--seed``, default ``agents.seeds.DEVELOPMENT``: their presets were chosen on them); the
+expert's steps (:data:`EXPERT_STEPS`, :data:`EXPERT_SETS` sets) play the release's table deals
+(``agents.seeds.TABLE``), which no setting was chosen on.
 """
 from __future__ import annotations
 
@@ -32,9 +37,16 @@ from kozel_env.registry import ENVIRONMENTS, load
 from .arena import evaluate, format_ci
 from .base import decide
 from .registry import make_agent
+from .seeds import DEVELOPMENT, TABLE
 
 LADDER = ["random", "easy", "normal", "hard", "crazy"]
 STEPS = list(zip(LADDER[:-1], LADDER[1:]))
+EXPERT_STEPS = [("hard", "expert"), ("crazy", "expert")]
+"""The expert's steps: over the strongest bots (issue 15: deal score >= 55% and the margin's interval above
+zero over ``hard`` in every game, over ``crazy`` in at least half of them)."""
+EXPERT_SETS = 200
+SEARCH = ("hard", "crazy", "expert", "expert_fast")
+"""The agents whose search settings and milliseconds per decision the speed table reports."""
 HERE = Path(__file__).resolve().parent
 
 
@@ -73,10 +85,11 @@ def measure_speed(env_name: str, spec: str, decisions: int, seed: int = 0, env_o
 
 
 def speeds(env_name: str, quick: bool = False) -> dict:
-    budget = {"random": 3000, "easy": 3000, "normal": 3000, "hard": 200, "crazy": 40}  # enough for a p95
+    budget = {"random": 3000, "easy": 3000, "normal": 3000, "hard": 200, "crazy": 40, "expert": 100,
+              "expert_fast": 200}  # enough for a p95
     if quick:
         budget = {k: max(5, v // 10) for k, v in budget.items()}
-    return {spec: measure_speed(env_name, spec, budget[spec]) for spec in LADDER}
+    return {spec: measure_speed(env_name, spec, n) for spec, n in budget.items()}
 
 
 PIMC_SETS = {"dominoes": 400, "queens_and_jacks": 150, "six_of_spades": 200, "beat_or_discard": 200}
@@ -91,19 +104,21 @@ def pimc_sets(env_name: str) -> int:
     return PIMC_SETS.get(family_of(game_for(env_name)), 150)
 
 
-SMOKE = {"hard": "pimc:level=hard,n=1", "crazy": "pimc:level=crazy,n=2"}
+SMOKE = {"hard": "pimc:level=hard,n=1", "crazy": "pimc:level=crazy,n=2", "expert": "expert:n=1"}
 """``--smoke``: the search bots with tiny budgets (a check that the script runs, not a measurement)."""
 
 
-def run(envs=None, deals: int = 1000, pimc_deals: int | None = None, seed: int = 0, processes: int | None = None,
-        progress: bool = True, steps=None, with_speed: bool = True, specs: dict | None = None) -> dict:
+def run(envs=None, deals: int = 1000, pimc_deals: int | None = None, seed: int = DEVELOPMENT,
+        processes: int | None = None, progress: bool = True, steps=None, with_speed: bool = True,
+        specs: dict | None = None, expert_sets: int = EXPERT_SETS, expert_seed: int = TABLE) -> dict:
     """The ladder of every game in ``envs`` (default: all registered); returns a JSON-ready dict.
-    ``pimc_deals``: sets for the steps with search (default: :data:`PIMC_SETS` of the game's family).
-    ``specs`` may replace the spec of a rung (e.g. :data:`SMOKE`)."""
+    ``pimc_deals``: sets for the bots' steps with search (default: :data:`PIMC_SETS` of the game's family);
+    ``steps`` (default :data:`STEPS` + :data:`EXPERT_STEPS`): the expert's steps play ``expert_sets`` sets on
+    ``expert_seed``, the others on ``seed``. ``specs`` may replace the spec of a rung (e.g. :data:`SMOKE`)."""
     specs = dict(specs or {})
     envs = list(envs or ENVIRONMENTS)
-    steps = list(steps or STEPS)
-    settings = {"deals": deals, "seed": seed,
+    steps = list(steps or STEPS + EXPERT_STEPS)
+    settings = {"deals": deals, "seed": seed, "expert_seed": expert_seed,
                 "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
                 "date": datetime.date.today().isoformat()}
     out = {"games": {}}
@@ -111,19 +126,29 @@ def run(envs=None, deals: int = 1000, pimc_deals: int | None = None, seed: int =
         rows = []
         for weak, strong in steps:
             k = (pimc_deals or pimc_sets(env_name)) if strong in ("hard", "crazy") else deals
+            s = seed
+            if (weak, strong) in EXPERT_STEPS:
+                k, s = expert_sets, expert_seed
             res = evaluate(env_name, {strong: specs.get(strong, strong), weak: specs.get(weak, weak)}, deals=k,
-                           seed=seed, processes=processes, progress=progress)
+                           seed=s, processes=processes, progress=progress)
             p = res["pairs"][0]
-            rows.append({"weaker": weak, "stronger": strong, "sets": p["sets"], "games": p["games"],
+            rows.append({"weaker": weak, "stronger": strong, "seed": s, "sets": p["sets"], "games": p["games"],
                          "deals": p["deals"], "score": p["score_a"], "margin": p["margin"],
                          "real": p["margin"]["lo"] > 0, "seconds": res["seconds"],
                          "ms_per_decision": res["ms_per_decision"]})
         game = {"settings": settings, "steps": rows,
-                "search": {lvl: {"n": a.n, "depth": a.depth, "rollout": a.rollout, "z": a.z, "work": a.work}
-                           for lvl, a in ((lvl, make_agent(lvl, env_name)) for lvl in ("hard", "crazy"))}}
+                "search": {lvl: search_settings(make_agent(lvl, env_name)) for lvl in SEARCH}}
         if with_speed:
             game["speed"] = speeds(env_name)
         out["games"][env_name] = game
+    return out
+
+
+def search_settings(agent) -> dict:
+    """What the speed table and the tests say of a search agent's settings."""
+    out = {"n": agent.n, "depth": agent.depth, "rollout": agent.rollout, "z": agent.z, "work": agent.work}
+    if hasattr(agent, "top"):
+        out.update(top=agent.top, prior=agent.prior_kind, leaf=agent.leaf_kind)
     return out
 
 
@@ -142,32 +167,45 @@ def _search(game: dict, level: str) -> str:
     if not s:
         return "-"
     cap = f", at most {s['work']:,} playout moves" if s.get("work") else ""
-    return f"{s['n']}, {s['depth'] if s.get('depth') else 'to the end'}{cap}"
+    top = f", the policy's {s['top']} best moves" if s.get("top") else ""
+    return f"{s['n']}, {s['depth'] if s.get('depth') else 'to the end'}{cap}{top}"
+
+
+def _seed(r: dict, settings: dict) -> str:
+    s = r.get("seed", settings.get("seed", DEVELOPMENT))
+    return "table" if s == TABLE else ("development" if s == DEVELOPMENT else str(s))
 
 
 def to_markdown(result: dict) -> str:
     sets = {(g["settings"]["date"], g["settings"]["machine"]) for g in result["games"].values()}
     when = "; ".join(f"{d}, {m}" for d, m in sorted(sets))
+    expert_dates = sorted({g["settings"]["expert_date"] for g in result["games"].values()
+                           if "expert_date" in g["settings"]})
+    if expert_dates:
+        when += "; the expert's steps and speeds " + ", ".join(expert_dates)
     lines = [
         "## Bots, arena and terminal play",
         "",
-        "Every game has five bots, built by name with `agents.make_agent(name, env_name, seed)` and called "
-        "as `act(observation, action_mask)` (`hard` and `crazy` are called through `agents.decide(agent, env)`, "
-        "which also hands them the engine state for `game.sample_consistent`, the determinization that re-deals "
-        "only what their seat cannot see). Rank agents on duplicate deals with "
-        "`python -m agents.arena --env <game> --agents random easy normal hard --deals 200` (or "
+        "Every game has five bots and the expert, built by name with `agents.make_agent(name, env_name, seed)` "
+        "and called as `act(observation, action_mask)` (`hard`, `crazy` and `expert` are called through "
+        "`agents.decide(agent, env)`, which also hands them the engine state for `game.sample_consistent`, the "
+        "determinization that re-deals only what their seat cannot see). Rank agents on duplicate deals with "
+        "`python -m agents.arena --env <game> --agents random easy normal hard expert --deals 200` (or "
         "`agents.arena.evaluate(...)` from Python; a trained policy joins as a factory), and play against them "
-        "with `python -m agents.play --env <game>`.",
+        "with `python -m agents.play --env <game> --bots expert`.",
         "",
         "## Bot ladder",
         "",
-        f"Measured with `python -m agents.ladder` ({when}). Each step is the stronger bot against the weaker "
+        f"Measured with `python -m agents.ladder` ({when}). Each step is the stronger agent against the weaker "
         "one, head to head on "
-        "duplicate deal sets (the same deals with the seats rotated so that both bots hold the same cards or "
-        "tiles; one deal per episode): the stronger bot's deal score (win 1, tie 1/2) and its margin in "
+        "duplicate deal sets (the same deals with the seats rotated so that both hold the same cards or "
+        "tiles; one deal per episode): the stronger one's deal score (win 1, tie 1/2) and its margin in "
         "points per deal (the engine's `seat_points`: penalty points avoided, or points won in "
         "queens-and-jacks), each with its 95% confidence interval over the duplicate sets. A step is real "
-        "when the margin's interval lies above zero.",
+        "when the margin's interval lies above zero. The bots' steps play the development deals (arena seed "
+        f"{DEVELOPMENT}, `agents.seeds.DEVELOPMENT`: their presets were chosen there); the expert's steps play "
+        f"this release's table deals (arena seed {TABLE}, `agents.seeds.TABLE`), which no setting was chosen "
+        "on.",
         "",
         "The bots: `random` (a uniformly random legal move); `easy` (the game family's memoryless rule, and a "
         "careless random move 20-25% of the time); `normal` (counts the cards or tiles gone, knocks and voids, "
@@ -175,31 +213,39 @@ def to_markdown(result: dict) -> str:
         "n imagined deals consistent with what the seat has seen, every legal move played on by `normal` "
         "players; `hard` plays a few rounds and scores the position (eyes taken, pips in hand), or to the end "
         "of the deal where deals are short (queens-and-jacks), `crazy` imagines several times more deals; "
-        "the settings per game are in the speed table). Rules of thumb per game: `agents/strategies/`.",
+        "the settings per game are in the speed table). `expert` (`agents/expert.py`) is the same search "
+        "guided by the trained networks: the shipped policy's move is the one it keeps unless the imagined "
+        "deals clearly beat it, and a playout cut short is scored by a learned value of the seat's own "
+        "observation (`agents/checkpoints/value/`); `expert_fast` is its setting for at most 20 ms a "
+        "decision. Rules of thumb per game: `agents/strategies/`.",
         "",
-        "| game | step | duplicate sets | deals | stronger's deal score | points per deal, stronger - weaker | real |",
-        "|---|---|---:|---:|---|---|:---:|",
+        "| game | step | deals played | duplicate sets | deals | stronger's deal score | points per deal, "
+        "stronger - weaker | real |",
+        "|---|---|---|---:|---:|---|---|:---:|",
     ]
     for env_name, g in result["games"].items():
         for r in g["steps"]:
-            lines.append(f"| {env_name} | {r['weaker']} < {r['stronger']} | {r['sets']} | {r['deals']} | "
-                         f"{_fmt(r['score'], pct=True)} | {_fmt(r['margin'])} | {'yes' if r['real'] else 'no'} |")
+            lines.append(f"| {env_name} | {r['weaker']} < {r['stronger']} | {_seed(r, g['settings'])} | {r['sets']} | "
+                         f"{r['deals']} | {_fmt(r['score'], pct=True)} | {_fmt(r['margin'])} | "
+                         f"{'yes' if r['real'] else 'no'} |")
     if any("speed" in g for g in result["games"].values()):
         lines += ["", "### Bot speeds", "",
-                  "Process CPU time per decision, the bot in one seat, one deal per episode (targets on a 2-core "
-                  "machine: `normal` at least 5,000 decisions/s, `hard` at most 50 ms per decision, its 95th "
-                  "percentile too).", "",
+                  "Process CPU time per decision, the agent in one seat, `normal` in the others, one deal per "
+                  "episode (targets on a 2-core machine: `normal` at least 5,000 decisions/s, `hard` at most 50 ms "
+                  "per decision, its 95th percentile too; `expert` a mean of at most 100 ms, `expert_fast` 20 ms). "
+                  "Search settings: n imagined deals, the playout depth in actions.", "",
                   "| game | random (decisions/s) | easy (decisions/s) | normal (decisions/s) | hard (ms/decision: "
-                  "mean, p95) | crazy (ms/decision: mean, p95) | hard: n, depth | crazy: n, depth |",
-                  "|---|---:|---:|---:|---:|---:|---|---|"]
+                  "mean, p95) | crazy (ms/decision: mean, p95) | expert (ms: mean, p95) | expert_fast (ms: mean, "
+                  "p95) | hard: n, depth | crazy: n, depth | expert: n, depth | expert_fast: n, depth |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|"]
         for env_name, g in result["games"].items():
             sp = g.get("speed")
             if not sp:
                 continue
+            ms = " | ".join(_ms(sp[k]) if k in sp else "-" for k in SEARCH)
             lines.append(f"| {env_name} | {sp['random']['decisions_per_s']:,.0f} | "
                          f"{sp['easy']['decisions_per_s']:,.0f} | {sp['normal']['decisions_per_s']:,.0f} | "
-                         f"{_ms(sp['hard'])} | {_ms(sp['crazy'])} | "
-                         f"{_search(g, 'hard')} | {_search(g, 'crazy')} |")
+                         f"{ms} | " + " | ".join(_search(g, k) for k in SEARCH) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -210,8 +256,13 @@ def main(argv=None) -> dict:
     ap.add_argument("--deals", type=int, default=1000, help="duplicate sets per heuristic step (cheap: 1000)")
     ap.add_argument("--pimc-deals", type=int, default=None,
                     help="duplicate sets per step with search (default: 400 dominoes games, 150-200 card games)")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=DEVELOPMENT, help="arena seed of the bots' steps")
+    ap.add_argument("--expert-sets", type=int, default=EXPERT_SETS, help="duplicate sets per expert step")
     ap.add_argument("--processes", type=int, default=None)
+    ap.add_argument("--expert-only", action="store_true",
+                    help="measure only the expert's steps and the speeds; keep the other steps of --json")
+    ap.add_argument("--against", nargs="+", default=[w for w, _ in EXPERT_STEPS], choices=[w for w, _ in EXPERT_STEPS],
+                    help="with --expert-only: the expert's steps to measure (default: over hard and over crazy)")
     ap.add_argument("--speed-only", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
     ap.add_argument("--out", default=str(HERE / "LADDER.md"))
@@ -241,9 +292,22 @@ def main(argv=None) -> dict:
                 Path(args.out).write_text(to_markdown(old))
         return res
     res = run(envs, deals=args.deals, pimc_deals=args.pimc_deals, seed=args.seed, processes=args.processes,
-              progress=not args.quiet, with_speed=not args.no_speed, specs=SMOKE if args.smoke else None)
+              progress=not args.quiet, with_speed=not args.no_speed, specs=SMOKE if args.smoke else None,
+              steps=[s for s in EXPERT_STEPS if s[0] in args.against] if args.expert_only else None,
+              expert_sets=args.expert_sets)
     if args.json and Path(args.json).exists() and not args.fresh:  # keep the games measured before
         old = json.loads(Path(args.json).read_text())
+        if args.expert_only:  # the other steps (and, without speeds, the speeds) as measured before
+            order = STEPS + EXPERT_STEPS
+            for env, g in res["games"].items():
+                kept = old.get("games", {}).get(env)
+                if kept:
+                    now = {(r["weaker"], r["stronger"]) for r in g["steps"]}
+                    rows = [r for r in kept["steps"] if (r["weaker"], r["stronger"]) not in now] + g["steps"]
+                    g["steps"] = sorted(rows, key=lambda r: order.index((r["weaker"], r["stronger"])))
+                    g["settings"] = {**kept["settings"], "expert_seed": g["settings"]["expert_seed"]}
+                    if "speed" not in g and "speed" in kept:
+                        g["speed"] = kept["speed"]
         merged = {k: v for k, v in old.get("games", {}).items() if k in ENVIRONMENTS}
         merged.update(res["games"])
         res["games"] = {k: merged[k] for k in ENVIRONMENTS if k in merged}

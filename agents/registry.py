@@ -25,6 +25,7 @@ AGENTS: dict = {
     "normal": "agents.heuristic:NormalAgent",
     "greedy": "agents.greedy:GreedyAgent",
     "pimc": "agents.pimc:PIMCAgent",
+    "expert": "agents.expert:ExpertAgent",
     "rl": "agents.rl.policy:RLAgent",
 }
 """Agent name -> ``"module:Class"`` (or a class, once :func:`register`-ed or loaded)."""
@@ -32,6 +33,7 @@ AGENTS: dict = {
 PRESETS: dict = {
     "hard": ("pimc:level=hard", "PIMC with the family's 'hard' number of imagined deals"),
     "crazy": ("pimc:level=crazy", "PIMC with many more imagined deals ('crazy')"),
+    "expert_fast": ("expert:level=fast", "the expert search with its 'fast' settings (at most 20 ms a decision)"),
 }
 """Preset name -> ``(spec, description)``; options given with the preset override the spec's."""
 

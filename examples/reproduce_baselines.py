@@ -1,14 +1,18 @@
 """Reproduce the baseline table of the trained agents: every shipped checkpoint against random, normal and hard.
 
-    python examples/reproduce_baselines.py                    # every shipped checkpoint, the documented deals
+    python examples/reproduce_baselines.py                    # every shipped checkpoint, the published sets
+    python examples/reproduce_baselines.py --sets 100         # a quicker check: 100 sets each, wider intervals
     python examples/reproduce_baselines.py --env dominoes_v0 --deals 50 --hard-deals 10
     python examples/reproduce_baselines.py --train            # retrain every game from scratch first (long)
     python examples/reproduce_baselines.py --write            # also store the figures (checkpoint JSON, BASELINES.md)
 
 Every checkpoint in ``agents/checkpoints/`` (or ``--checkpoints DIR``) plays through the arena
-(``agents.arena.evaluate``, ``episode="match"``): whole matches on fixed duplicate deals (arena seed 0: the
-same deals every run, each replayed with the seats rotated), so the figures are deterministic and the 95%
-confidence intervals are over duplicate sets. The table gives the trained agent's match score (a win 1, a
+(``agents.arena.evaluate``, ``episode="match"``): whole matches on fixed duplicate deals, each replayed with
+the seats rotated, so the figures are deterministic and the 95% confidence intervals are over duplicate
+sets. The deals are those of the release's table seed (``agents.seeds.TABLE``, derived from the package
+version): no training run, no choice of what ships and no bot setting ever looked at them (those use
+``agents.seeds.SELECTION`` and ``agents.seeds.DEVELOPMENT``). The published sets: 1000 against ``random``
+and ``normal``, 200 against ``hard``. The table gives the trained agent's match score (a win 1, a
 tie 1/2) and its points per deal minus the bot's.
 
 Before it starts, the script says how long the run will take on this machine: it times a duplicate set of
@@ -40,6 +44,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 BASELINES_MD = ROOT / "agents" / "rl" / "BASELINES.md"
+SETS = {"bots": 1000, "search": 200}
+"""The published duplicate sets: against ``random`` and ``normal``; against ``hard`` (and other search bots)."""
 START, END = "<!-- baseline-table -->", "<!-- /baseline-table -->"
 
 
@@ -58,8 +64,10 @@ def table(rows: dict, opponents: list) -> str:
         cells = []
         for o in opponents:
             if o in r["results"]:
-                cells += [fmt(r["results"][o]["score"], True) + f" ({r['results'][o]['deals']} sets)",
-                          fmt(r["results"][o]["margin"], False)]
+                res = r["results"][o]
+                old = "" if res.get("seed") == _table_seed() else f", old deals: arena seed {res.get('seed', 0)}"
+                cells += [fmt(res["score"], True) + f" ({res['deals']} sets{old})",
+                          fmt(res["margin"], False)]
             else:
                 cells += ["-", "-"]
         if r.get("steps"):
@@ -70,6 +78,12 @@ def table(rows: dict, opponents: list) -> str:
             budget = "-"
         lines.append(f"| {env} | " + " | ".join(cells) + f" | {budget} |")
     return "\n".join(lines)
+
+
+def _table_seed() -> int:
+    from agents.seeds import TABLE
+
+    return TABLE
 
 
 def _train_module():
@@ -173,9 +187,14 @@ def main(argv=None) -> dict:
     ap.add_argument("--checkpoints", help="checkpoint folder (default agents/checkpoints; with --train "
                                           "runs/baselines/checkpoints)")
     ap.add_argument("--opponents", nargs="+", default=["random", "normal", "hard"])
-    ap.add_argument("--deals", type=int, default=200, help="duplicate sets per opponent (random, normal)")
-    ap.add_argument("--hard-deals", type=int, default=20, help="duplicate sets against hard/crazy (slow bots)")
-    ap.add_argument("--seed", type=int, default=0, help="arena seed of the deals (documented: 0)")
+    ap.add_argument("--deals", type=int, default=SETS["bots"], help="duplicate sets per opponent (random, normal)")
+    ap.add_argument("--hard-deals", type=int, default=SETS["search"],
+                    help="duplicate sets against hard/crazy (slow bots)")
+    ap.add_argument("--sets", type=int, help="duplicate sets against every opponent (overrides --deals and "
+                                             "--hard-deals): a quicker check with wider intervals")
+    ap.add_argument("--seed", type=int, default=None,
+                    help=f"arena seed of the deals (default: this release's table seed, agents.seeds.TABLE = "
+                         f"{_table_seed()})")
     ap.add_argument("--processes", type=int, default=None)
     ap.add_argument("--train", action="store_true", help="retrain from scratch with the documented settings")
     ap.add_argument("--steps", type=int,
@@ -196,6 +215,10 @@ def main(argv=None) -> dict:
     ap.add_argument("--no-estimate", action="store_true",
                     help="start at once, without first measuring the speed for the estimate of the run's time")
     args = ap.parse_args(argv)
+    if args.sets is not None:
+        args.deals = args.hard_deals = args.sets
+    if args.seed is None:
+        args.seed = _table_seed()
 
     from agents.arena import evaluate
     from agents.rl.policy import CHECKPOINT_DIR, NumpyPolicy, factory

@@ -40,24 +40,38 @@ out = {"kozel_env": kozel_env.__file__, "agents": agents.__file__, "available": 
 for pkg, rel in (("kozel_env", "py.typed"), ("agents", "py.typed"), ("agents", "LADDER.md"),
                  ("agents", "ladder.json"), ("agents", "rl/BASELINES.md")):
     out["files"][f"{pkg}/{rel}"] = importlib.resources.files(pkg).joinpath(rel).is_file()
-for name in ENVIRONMENTS:
-    bot = agents.load(name)
+
+
+def walk(name, seed, limit, choose):
+    # decisions of choose(env, obs) in one episode of name, up to limit; exits on an illegal one
     env = make(name)
-    env.reset(seed=7)
-    decisions = 0
+    env.reset(seed=seed)
+    k = 0
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
             continue
-        a = bot.act(obs["observation"], obs["action_mask"])
+        a = choose(env, obs)
         if obs["action_mask"][a] != 1:
-            sys.exit(f"{name}: the shipped agent chose the illegal action {a}")
+            sys.exit(f"{name}: the agent chose the illegal action {a}")
         env.step(a)
-        decisions += 1
-        if decisions == 60:
-            break
-    out["played"][name] = decisions
+        k += 1
+        if k == limit:
+            return k
+    return k
+
+
+out["expert_played"] = {}
+for name in ENVIRONMENTS:
+    bot = agents.load(name)
+    out["played"][name] = walk(name, 7, 60, lambda env, obs: bot.act(obs["observation"], obs["action_mask"]))
+    # the expert needs the value network and the policy from the wheel: 10 decisions of each game
+    expert = agents.make_agent("expert:n=2", name)
+    rel = f"checkpoints/value/{name}.npz"
+    out["files"][f"agents/{rel}"] = importlib.resources.files("agents").joinpath(rel).is_file()
+    out["expert_played"][name] = walk(
+        name, 8, 10, lambda env, obs: agents.decide(expert, env, obs["observation"], obs["action_mask"]))
 try:
     import torch
     out["torch"] = torch.__version__
@@ -143,6 +157,8 @@ def test_the_wheel_ships_every_agent_that_plays_from_a_fresh_venv(installed):
     assert out["available"] == sorted(ENVIRONMENTS)
     assert out["files"] == dict.fromkeys(out["files"], True), out["files"]
     assert out["played"] == dict.fromkeys(ENVIRONMENTS, 60), out["played"]
+    assert out["expert_played"] == dict.fromkeys(ENVIRONMENTS, 10), out["expert_played"]
+    assert len(out["files"]) == 5 + len(ENVIRONMENTS)
     assert out["torch"] is None   # the shipped agents play with numpy alone
 
 

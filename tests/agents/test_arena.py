@@ -105,3 +105,11 @@ def test_example_arena_script_runs(tmp_path):
                          timeout=300, cwd=ROOT).stdout
     assert "| random | highest |" in out and "| normal |" in out
     assert set(json.loads((tmp_path / "a.json").read_text())["elo"]) == {"random", "highest", "normal"}
+
+
+def test_the_expert_joins_the_arena_by_name():
+    """Issue 15: ``expert`` (and ``expert_fast``) play in the arena by name, on both seatings of each set."""
+    res = evaluate("queens_and_jacks_v0", ["expert:n=2", "expert_fast:n=1"], deals=2, seed=4, processes=1,
+                   progress=False)
+    p = res["pairs"][0]
+    assert p["sets"] == 2 and p["games"] == 4 and set(res["ms_per_decision"]) == {"expert:n=2", "expert_fast:n=1"}

@@ -94,3 +94,11 @@ def test_a_trained_policy_can_sit_at_the_table():
     play("dominoes_v0", seat=0, bots=["rl", "normal", "rl"], seed=5, episode="deal", input_fn=s.input,
          print_fn=s.print)
     assert "player_1 = rl" in s.text and "(rl) plays" in s.text
+
+
+def test_the_expert_sits_at_the_table_by_name():
+    """Issue 15: ``expert`` joins terminal play by that name (it gets the state through ``agents.decide``)."""
+    s = Script()
+    play("dominoes_v0", seat=0, bots=["expert:n=2", "normal", "expert_fast:n=2"], seed=5, episode="deal",
+         input_fn=s.input, print_fn=s.print)
+    assert "player_1 = expert:n=2" in s.text and "(expert:n=2) plays" in s.text

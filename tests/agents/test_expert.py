@@ -1,0 +1,135 @@
+"""The ``expert`` agent (issue 15, item 1): search guided by the trained policy and the learned value; legal,
+deterministic, sees only its seat's view, and the networks sit where its doc says."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import make_agent, play_match
+from agents.expert import SETTINGS, ExpertAgent, settings_for
+from agents.rl.policy import load
+from agents.rl.value import load_value
+from kozel_env.core.rng import Rng
+from kozel_env.registry import ENVIRONMENTS
+from kozel_env.registry import load as load_env
+
+from .helpers import ENV_NAMES, positions
+
+
+def _decisions(name: str, seed: int, k: int, min_legal: int = 2):
+    """``k`` positions of a random deal with at least ``min_legal`` legal moves: (game, state, seat, obs, mask)."""
+    out = []
+    for env, st, cp in positions(name, {}, seed=seed):
+        if len(st.legal_actions()) >= min_legal and len(out) < k:
+            game = env.unwrapped.game
+            mask = np.zeros(game.num_actions, np.int8)
+            mask[st.legal_actions()] = 1
+            out.append((game, st.clone(), cp, game.observe(st, cp), mask))
+    return out
+
+
+def test_every_game_has_expert_and_fast_settings():
+    assert set(SETTINGS) == set(ENVIRONMENTS)
+    for name in ENVIRONMENTS:
+        expert, fast = make_agent("expert", name), make_agent("expert_fast", name)
+        assert isinstance(expert, ExpertAgent) and expert.level == "expert" and fast.level == "fast"
+        assert fast.n * (fast.depth or 99) <= expert.n * (expert.depth or 99), "fast searches less"
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_expert_plays_legal_moves_through_a_deal(name):
+    env = load_env(name).env(episode="deal")
+    bots = {a: make_agent("expert:n=2" if i % 2 == 0 else "hard:n=2", name, seed=i)
+            for i, a in enumerate(env.possible_agents)}
+    play_match(env, bots, seed=3)  # the env raises IllegalActionError on any illegal move
+    assert env.unwrapped.game_state.terminal
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_expert_decides_from_the_seats_view_only(name):
+    """Re-deal everything the seat cannot see: the same expert (same seed) makes the same decision."""
+    rng = Rng(5)
+    for game, st, cp, obs, mask in _decisions(name, 6, 3):
+        other = game.sample_consistent(st, cp, rng)
+        a = make_agent("expert:n=3", name, seed=9).act(obs, mask, state=st, seat=cp)
+        b = make_agent("expert:n=3", name, seed=9).act(obs, mask, state=other, seat=cp)
+        assert a == b
+
+
+def test_expert_is_deterministic_with_a_seed():
+    for _game, st, cp, obs, mask in _decisions("queens_and_jacks_v0", 2, 4):
+        moves = {make_agent("expert:n=4", "queens_and_jacks_v0", seed=3).act(obs, mask, state=st, seat=cp)
+                 for _ in range(2)}
+        assert len(moves) == 1
+
+
+@pytest.mark.parametrize("name", ["dominoes_v0", "queens_and_jacks_v0"])
+def test_the_prior_is_the_policys_move_not_normals(name):
+    """With a search that can never overturn its prior (z huge), the expert plays the shipped policy's greedy
+    move; with ``prior=normal`` it plays normal's (and the two differ somewhere, so this can fail)."""
+    net = load(name)
+    normal = make_agent("normal", name)
+    differ = 0
+    for _game, st, cp, obs, mask in _decisions(name, 11, 12):
+        e = make_agent("expert:n=2,z=1e9", name).act(obs, mask, state=st, seat=cp)
+        assert e == net.act(obs, mask)
+        en = make_agent("expert:n=2,z=1e9,prior=normal", name).act(obs, mask, state=st, seat=cp)
+        assert en == normal.act(obs, mask)
+        differ += e != en
+    assert differ > 0
+
+
+def test_top_k_searches_only_the_policys_most_probable_moves():
+    name = "dominoes_v0"
+    net = load(name).policy
+    seen = 0
+    for _game, st, cp, obs, mask in _decisions(name, 4, 10, min_legal=3):
+        p = net.probs(obs[None], mask[None])[0]
+        best2 = set(np.argsort(-p)[:2].tolist())
+        a = make_agent("expert:n=6,z=0,top=2", name, seed=1).act(obs, mask, state=st, seat=cp)
+        assert a in best2
+        assert make_agent("expert:n=6,z=0,top=1", name, seed=1).act(obs, mask, state=st, seat=cp) == int(p.argmax())
+        seen += 1
+    assert seen >= 3
+
+
+def test_a_cut_playout_is_scored_by_the_value_of_the_seats_observation():
+    name = "dominoes_v0"
+    agent = make_agent("expert", name)
+    vnet = load_value(name)
+    for game, st, _cp, _obs, _mask in _decisions(name, 8, 3):
+        for seat in range(game.num_players):
+            assert agent._cutoff(st, seat) == pytest.approx(float(vnet.value(game.observe(st, seat))))
+    pos = make_agent("expert:leaf=position", name)
+    assert pos._cutoff == pos.strategy.position_value
+
+
+def test_bad_expert_options_are_refused():
+    with pytest.raises(ValueError, match="level"):
+        make_agent("expert:level=grandmaster", "dominoes_v0")
+    with pytest.raises(ValueError, match="prior"):
+        make_agent("expert:prior=oracle", "dominoes_v0")
+    with pytest.raises(ValueError, match="leaf"):
+        make_agent("expert:leaf=oracle", "dominoes_v0")
+    with pytest.raises(ValueError, match="top"):
+        make_agent("expert:top=-1", "dominoes_v0")
+    with pytest.raises(KeyError, match="no expert settings"):
+        settings_for("chess_v0", "expert")
+
+
+def test_expert_needs_the_state():
+    game, st, cp, obs, mask = _decisions("dominoes_v0", 1, 1)[0]
+    with pytest.raises(ValueError, match="decide"):
+        make_agent("expert", "dominoes_v0").act(obs, mask)
+
+
+def test_networks_of_other_options_are_refused_with_the_way_out():
+    """The shipped networks read the default options' observation; other options say what to do instead."""
+    with pytest.raises(ValueError, match="leaf=position"):
+        make_agent("expert:prior=normal", "six_of_spades_v0", env_options={"num_players": 3})
+    with pytest.raises(ValueError, match="prior=normal"):
+        make_agent("expert:leaf=position", "six_of_spades_v0", env_options={"num_players": 3})
+    bot = make_agent("expert:prior=normal,leaf=position,n=2", "six_of_spades_v0", env_options={"num_players": 3})
+    env = load_env("six_of_spades_v0").env(episode="deal", num_players=3)
+    play_match(env, dict.fromkeys(env.possible_agents, bot), seed=2)
+    assert env.unwrapped.game_state.terminal
