@@ -3,8 +3,9 @@ terminal play against them.
 
 Every agent has ``act(observation, action_mask) -> int`` (the two halves of an env observation dict) and is
 deterministic given its seed. ``make_agent(spec, env_name, seed)`` builds one by name: ``random``,
-``easy``, ``normal``, ``hard``, ``crazy`` (the ladder), ``greedy``, ``pimc:n=...``; :func:`decide` asks an
-agent for the move of the seat to move in an env (the ``pimc`` bots also get the engine state, used only for
+``easy``, ``normal``, ``hard``, ``crazy`` (the ladder), ``expert`` and ``expert_fast`` (the search guided by
+the trained networks, :mod:`agents.expert`), ``greedy``, ``pimc:n=...``; :func:`decide` asks an agent for the
+move of the seat to move in an env (the search agents also get the engine state, used only for
 determinization). ``agents.arena.evaluate`` compares agents on duplicate deals; ``python -m agents.play``
 lets a person play against them. ``agents.load("dominoes_v0")`` returns the shipped trained agent.
 """

@@ -12,7 +12,7 @@ typed at once, separated by spaces (e.g. ``7H 8H lead`` where a set of cards is 
 ``?`` lists the legal moves again, ``quit`` ends the game.
 
 ``--bots`` takes one spec for every other seat or one per other seat (clockwise from yours); any agent
-spec works (``random``, ``easy``, ``normal``, ``hard``, ``crazy``, ``pimc:n=64``; ``rl`` for the trained
+spec works (``random``, ``easy``, ``normal``, ``hard``, ``crazy``, ``expert``, ``pimc:n=64``; ``rl`` for the trained
 policy shipped with :mod:`agents.rl`, or any name registered with :func:`agents.register`).
 """
 from __future__ import annotations
