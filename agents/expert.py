@@ -98,12 +98,9 @@ class ExpertAgent(PIMCAgent):
         """The learned value of ``seat``'s own observation of the (imagined) position."""
         return float(self.value_net.value(self.game.observe(state, seat)))
 
-    def act(self, observation, action_mask, state=None, seat=None) -> int:
-        legal = [int(a) for a in np.flatnonzero(action_mask)]
-        if len(legal) == 1:
-            return legal[0]
-        if state is None or seat is None:
-            raise ValueError("expert needs the engine state and its seat: call it through agents.decide(agent, env)")
+    def _prior(self, observation, action_mask, legal: list) -> tuple:
+        """The policy's greedy move (or ``normal``'s, ``prior=normal``) and, with ``top=k``, only the policy's
+        ``k`` most probable legal moves (the prior among them)."""
         if self.net is not None:
             p = self.net.probs(np.asarray(observation, np.float32)[None], np.asarray(action_mask)[None])[0]
         if self.prior_kind == "net":
@@ -115,6 +112,4 @@ class ExpertAgent(PIMCAgent):
             if prior not in cand:
                 cand[-1] = prior
             legal = sorted(cand)
-            if len(legal) == 1:
-                return legal[0]
-        return self._search(state, seat, legal, prior, self.n, self.nest_n)
+        return prior, legal

@@ -204,8 +204,8 @@ def to_markdown(result: dict) -> str:
         "queens-and-jacks), each with its 95% confidence interval over the duplicate sets. A step is real "
         "when the margin's interval lies above zero. The bots' steps play the development deals (arena seed "
         f"{DEVELOPMENT}, `agents.seeds.DEVELOPMENT`: their presets were chosen there); the expert's steps play "
-        f"this release's table deals (arena seed {TABLE}, `agents.seeds.TABLE`), which no setting was chosen "
-        "on.",
+        f"this release's table deals (`agents.seeds.TABLE` = {TABLE}, from the package version), which no "
+        "setting was chosen on.",
         "",
         "The bots: `random` (a uniformly random legal move); `easy` (the game family's memoryless rule, and a "
         "careless random move 20-25% of the time); `normal` (counts the cards or tiles gone, knocks and voids, "
@@ -305,7 +305,8 @@ def main(argv=None) -> dict:
                     now = {(r["weaker"], r["stronger"]) for r in g["steps"]}
                     rows = [r for r in kept["steps"] if (r["weaker"], r["stronger"]) not in now] + g["steps"]
                     g["steps"] = sorted(rows, key=lambda r: order.index((r["weaker"], r["stronger"])))
-                    g["settings"] = {**kept["settings"], "expert_seed": g["settings"]["expert_seed"]}
+                    g["settings"] = {**kept["settings"], "expert_seed": g["settings"]["expert_seed"],
+                                     "expert_date": g["settings"]["date"]}
                     if "speed" not in g and "speed" in kept:
                         g["speed"] = kept["speed"]
         merged = {k: v for k, v in old.get("games", {}).items() if k in ENVIRONMENTS}

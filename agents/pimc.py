@@ -94,9 +94,17 @@ class PIMCAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         if state is None or seat is None:
-            raise ValueError("pimc needs the engine state and its seat: call it through agents.decide(agent, env)")
-        prior = self._policy(observation, action_mask, self.rng)
+            raise ValueError(f"{self.name} needs the engine state and its seat: call it through "
+                             f"agents.decide(agent, env)")
+        prior, legal = self._prior(observation, action_mask, legal)
+        if len(legal) == 1:
+            return legal[0]
         return self._search(state, seat, legal, prior, self.n, self.nest_n)
+
+    def _prior(self, observation, action_mask, legal: list) -> tuple:
+        """``(prior, candidates)``: the move the search keeps unless the imagined deals clearly beat it (the
+        rollout policy's), and the moves it compares (every legal one)."""
+        return self._policy(observation, action_mask, self.rng), legal
 
     def _search(self, state, seat: int, legal: list, prior: int, n: int, nest: int) -> int:
         """The move of ``seat`` at ``state`` by ``n`` imagined deals (see the module doc); ``nest`` > 0: in

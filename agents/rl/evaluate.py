@@ -186,9 +186,10 @@ def choose_policy(env_name: str, paths, opponent: str = "normal", sets: int = SE
                   env_options: dict | None = None, log: Callable[[str], None] | None = None) -> tuple:
     """Which of the policy files ``paths`` (``.npz`` in the shipped format) to ship: each plays ``sets``
     duplicate sets of whole matches against ``opponent`` on the held-out deals of arena seed ``seed`` (never
-    the published table's seed 0); the highest match score wins, and on a tie the earlier path, so a policy
-    shipped before, listed first, is replaced only by a better one. The periodic evaluations of a run use 50
-    sets and pick their best with the luck of those sets; this re-scores the candidates on 20 times as many.
+    the published table's deals, ``agents.seeds.TABLE``); the highest match score wins, and on a tie the
+    earlier path, so a policy shipped before, listed first, is replaced only by a better one. The periodic
+    evaluations of a run use 50 sets and pick their best with the luck of those sets; this re-scores the
+    candidates on 20 times as many.
 
     Returns ``(chosen path, [{"path", "score", "margin"} per candidate])``."""
     from .policy import NumpyPolicy
