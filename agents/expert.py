@@ -77,9 +77,9 @@ class ExpertAgent(PIMCAgent):
             raise ValueError(f"expert needs top >= 0 (0: every legal move), got {self.top}")
         self.net = None
         if self.prior_kind == "net" or self.top:
-            from .rl.policy import _cached_policy, checkpoint_path
+            from .rl.policy import cached_policy, checkpoint_path
 
-            self.net = _cached_policy(str(policy_path or checkpoint_path(env_name)))
+            self.net = cached_policy(str(policy_path or checkpoint_path(env_name)))
             if self.net.obs_dim != self.game.obs_spec.size:
                 raise ValueError(f"the policy of {env_name} reads observations of {self.net.obs_dim}, not "
                                  f"{self.game.obs_spec.size} ({self.env_options}): use prior=normal, top=0")

@@ -103,7 +103,7 @@ class RLAgent(Agent):
     def __init__(self, env_name: str, seed: int = 0, env_options: dict | None = None,
                  policy: NumpyPolicy | None = None, greedy: bool = True, path=None):
         if policy is None:
-            policy = _cached_policy(str(path) if path is not None else str(checkpoint_path(env_name)))
+            policy = cached_policy(str(path) if path is not None else str(checkpoint_path(env_name)))
         trained = policy.config.get("env")
         if trained is not None and trained != env_name:
             raise ValueError(f"this checkpoint was trained on {trained!r}, not {env_name!r}")
@@ -129,8 +129,9 @@ class RLAgent(Agent):
 _POLICIES: dict = {}
 
 
-def _cached_policy(path: str) -> NumpyPolicy:
-    """One NumpyPolicy per file and process (the arena builds an agent per seat per episode)."""
+def cached_policy(path: str) -> NumpyPolicy:
+    """One NumpyPolicy per file and process (the arena builds an agent per seat per episode; the expert reads
+    its prior from it)."""
     p = Path(path)
     key = (str(p), p.stat().st_mtime_ns if p.exists() else None)
     if key not in _POLICIES:
@@ -145,7 +146,7 @@ def factory(env_name: str, path=None, greedy: bool = True) -> Callable:
     p = str(Path(path) if path is not None else checkpoint_path(env_name))
 
     def make(env, seed, env_options=None):
-        return RLAgent(env, seed, env_options or None, policy=_cached_policy(p), greedy=greedy)
+        return RLAgent(env, seed, env_options or None, policy=cached_policy(p), greedy=greedy)
 
     make.__name__ = f"rl:{Path(p).stem}"
     return make
@@ -173,4 +174,4 @@ def load(env_name: str, seed: int = 0, path=None, greedy: bool = True) -> RLAgen
     if not p.exists():
         raise FileNotFoundError(f"no checkpoint for {env_name!r} at {p}; shipped: {available()}; train one with "
                                 f"`python examples/train.py --env {env_name}`")
-    return RLAgent(env_name, seed, policy=_cached_policy(str(p)), greedy=greedy)
+    return RLAgent(env_name, seed, policy=cached_policy(str(p)), greedy=greedy)

@@ -165,12 +165,12 @@ def train(env_name: str, samples: int | None = None, seed: int = DATA_SEED, out=
               "shift": shift, "scale": scale, "samples": int(len(y)), "held_out": int(held.sum()),
               "data_seed": seed, "eps": EPS, "settings": {**cfg, "hidden": list(cfg["hidden"])},
               "data_cpu_seconds": round(t_data, 1), "train_cpu_seconds": round(time.process_time() - t0 - t_data, 1)}
+    # the network as stored (float16 weights) is what plays: its fit on the held-out matches' positions
+    stored = [(W.astype(np.float16), b.astype(np.float16)) for W, b in layers]
+    pred = ValueNet(NumpyPolicy(stored, {"scale": scale, "shift": shift})).value(obs[held])
+    record["held_out_r2"] = float(1.0 - np.mean((pred - y[held]) ** 2) / np.var(y[held]))
     path = value_path(env_name, out)
     path.parent.mkdir(parents=True, exist_ok=True)
-    NumpyPolicy(layers).save(path, record)
-    # the stored (float16) network is what plays: its fit on the held-out matches' positions
-    pred = ValueNet(NumpyPolicy.from_files(path)).value(obs[held])
-    record["held_out_r2"] = float(1.0 - np.mean((pred - y[held]) ** 2) / np.var(y[held]))
     NumpyPolicy(layers).save(path, record)
     if not quiet:
         print(json.dumps({k: v for k, v in record.items() if k != "settings"}))
