@@ -186,13 +186,16 @@ class BatchedDominoes(BatchedGame):
         self.current_player[idx] = leader
 
     # -- a decision ------------------------------------------------------------------------------------
+    def _begin_decision(self, actions: np.ndarray) -> tuple:
+        """The start of every decision (here and in Donkey): the outputs cleared; the actions, the seats to
+        move, and their flat index in the ``[B, 4]`` arrays."""
+        self.clear_outputs()
+        p = self.current_player.copy()
+        return np.asarray(actions, np.int64), p, np.arange(0, 4 * self.num_envs, 4) + p
+
     def apply(self, actions: np.ndarray) -> None:
         """One move in every game (RULES D1.2-4, seed 000 §5-6), then the deal's end where one came."""
-        self.clear_outputs()
-        a = np.asarray(actions, np.int64)
-        B = self.num_envs
-        p = self.current_player.copy()
-        at = np.arange(0, 4 * B, 4) + p  # flat index of (game, seat to move) in the [B, 4] arrays
+        a, p, at = self._begin_decision(actions)
         laid = _ACTION_BITS[a]
         t = a >> 1
         ends = self.ends

@@ -141,11 +141,8 @@ class BatchedDonkey(BatchedDominoes):
         """One action in every game: a tile at an end (a double open or closed, RULES D4.3), the house
         (D4.1), a double joining a move of doubles or "done" (D4.2); then, when the move is over, the next
         seat, knocks, the fish (D4.4) or going out (seed 000 §5-6), as the scalar ``DonkeyState``."""
-        self.clear_outputs()
-        a = np.asarray(actions, np.int64)
+        a, p, at = self._begin_decision(actions)
         B = self.num_envs
-        p = self.current_player.copy()
-        at = np.arange(0, 4 * B, 4) + p  # flat index of (game, seat to move) in the [B, 4] arrays
         laid = _LAID[a]
         slot = _SLOT[a]
         ends = self.ends
