@@ -22,7 +22,8 @@ estimate. A figure measured on a single set, or on sets that all came out the sa
 interval and says so (``n=1: no interval``) rather than as ``[50.0, 50.0]``.
 
 ``--train`` first retrains each game from scratch with the documented settings and seed
-(``agents/rl/configs.py``, the same as ``python examples/train.py --env <game>``), writes the new
+(``agents/rl/configs.py``, the same as ``python examples/train.py --env <game>``; then, for the games of
+``configs.FINETUNE``, the fine-tuning stage from that policy, as ``train.py --finetune``), writes the new
 checkpoints to ``--checkpoints`` (default: a fresh ``runs/baselines/checkpoints``, so the shipped files stay
 untouched unless you point it at ``agents/checkpoints``), then evaluates them.
 """
@@ -70,14 +71,24 @@ def table(rows: dict, opponents: list) -> str:
                           fmt(res["margin"], False)]
             else:
                 cells += ["-", "-"]
-        if r.get("steps"):
-            cpu = f"{r['train_cpu_seconds'] / 60:.0f}" if r.get("train_cpu_seconds") else "?"
-            bc = f" (+{r['bc_decisions'] / 1e6:.1f}M)" if r.get("bc_decisions") else ""
-            budget = f"{r['steps'] / 1e6:.2f}M{bc}, {cpu} / {r['train_seconds'] / 60:.0f}"
-        else:
-            budget = "-"
-        lines.append(f"| {env} | " + " | ".join(cells) + f" | {budget} |")
+        lines.append(f"| {env} | " + " | ".join(cells) + f" | {budget_text(r.get('stages', []))} |")
     return "\n".join(lines)
+
+
+def budget_text(stages: list) -> str:
+    """The training column: each stage's PPO decisions (+ imitated ones), a fine-tuning stage after the run
+    it started from, then the CPU / wall minutes of all of them."""
+    stages = [st for st in stages if st.get("steps")]
+    if not stages:
+        return "-"
+    parts = []
+    for i, st in enumerate(stages):
+        bc = f" (+{st['bc_decisions'] / 1e6:.1f}M)" if st.get("bc_decisions") else ""
+        parts.append(f"{st['steps'] / 1e6:.2f}M{bc}" + (" fine-tuned" if i else ""))
+    cpus = [st.get("train_cpu_seconds") for st in stages]
+    cpu = f"{sum(cpus) / 60:.0f}" if all(cpus) else "?"
+    wall = sum(st.get("train_seconds", 0.0) for st in stages)
+    return f"{' then '.join(parts)}, {cpu} / {wall / 60:.0f}"
 
 
 def _table_seed() -> int:
@@ -179,6 +190,14 @@ def retrain(env: str, out_dir: Path, steps: int | None, progress: bool, runs: Pa
         for suf in (".npz", ".json"):
             dest.with_suffix(suf).unlink()
     train.ship(env, run, dest, select_sets, quiet=not progress)  # as train.py --ship chooses
+    from agents.rl.configs import FINETUNE
+
+    if env in FINETUNE:  # the documented second stage: fine-tuned from what the first one shipped
+        run = runs / f"{env}_finetune"
+        argv = ["--env", env, "--finetune", "--out", str(run), "--quiet"] + (["--steps", str(steps)] if steps else []) \
+            + ([] if progress else ["--no-progress"]) + ["--set", f"init_from={dest}", *sets]
+        train.main(argv, root=ROOT)
+        train.ship(env, run, dest, select_sets, quiet=not progress)  # the first stage's policy stays on a tie
 
 
 def main(argv=None) -> dict:
@@ -221,7 +240,7 @@ def main(argv=None) -> dict:
         args.seed = _table_seed()
 
     from agents.arena import evaluate
-    from agents.rl.policy import CHECKPOINT_DIR, NumpyPolicy, factory
+    from agents.rl.policy import CHECKPOINT_DIR, NumpyPolicy, factory, training_stages
     from kozel_env.registry import ENVIRONMENTS
 
     ck_dir = Path(args.checkpoints) if args.checkpoints else (
@@ -249,9 +268,7 @@ def main(argv=None) -> dict:
             continue
         meta = json.loads(path.with_suffix(".json").read_text())
         pol_env_options = meta.get("env_options") or {}
-        row = {"steps": meta.get("steps"), "train_seconds": meta.get("train_seconds", 0.0),
-               "train_cpu_seconds": meta.get("train_cpu_seconds"), "bc_decisions": meta.get("bc_decisions"),
-               "results": {}}
+        row = {"stages": training_stages(meta), "results": {}}
         for opp in args.opponents:
             deals = _bot_sets(opp, args)
             res = evaluate(env, {"rl": factory(env, path), opp: opp}, deals=deals, seed=args.seed,
@@ -281,9 +298,7 @@ def main(argv=None) -> dict:
         for p in sorted(ck_dir.glob("*.json")):
             m = json.loads(p.read_text())
             if m.get("baselines"):
-                stored[p.stem] = {"steps": m.get("steps"), "train_seconds": m.get("train_seconds", 0.0),
-                                  "train_cpu_seconds": m.get("train_cpu_seconds"),
-                                  "bc_decisions": m.get("bc_decisions"), "results": m["baselines"]}
+                stored[p.stem] = {"stages": training_stages(m), "results": m["baselines"]}
         seen = {o for r in stored.values() for o in r["results"]}
         order = [o for o in ("random", "easy", "normal", "hard", "crazy") if o in seen] + sorted(
             seen - {"random", "easy", "normal", "hard", "crazy"})

@@ -25,6 +25,20 @@ from ..base import Agent
 
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / "checkpoints"
 NEG = np.float32(-1e9)
+STAGE_KEYS = ("steps", "bc_decisions", "train_seconds", "train_cpu_seconds", "train_config")
+"""What a policy's config says about the training run that produced it (one stage)."""
+
+
+def training_stages(config: dict) -> list:
+    """The training runs behind a policy, first to last: its own config's run, preceded by those of the
+    policy it was fine-tuned from (``init_from``, recorded by ``agents.rl.ppo.PPOTrainer`` as a chain). Each
+    stage: the :data:`STAGE_KEYS` present (``steps``: PPO decisions, ``bc_decisions``: imitated ones)."""
+    stages = []
+    c = config
+    while c:
+        stages.append({k: c[k] for k in STAGE_KEYS if k in c})
+        c = c.get("init_from")
+    return stages[::-1]
 
 
 class NumpyPolicy:

@@ -31,7 +31,7 @@ from .common import game_info
 from .evaluate import EVAL_SEED, evaluate
 from .imitation import behaviour_cloning
 from .model import ActorCritic
-from .policy import NumpyPolicy
+from .policy import STAGE_KEYS, NumpyPolicy
 from .rollout import LEARNER, Collector, OpponentPool, Rollout
 from .threads import single_thread_math
 from .vector_rollout import VectorCollector
@@ -77,6 +77,7 @@ class PPOConfig:
     bc_lr: float = 1e-3
     bc_dagger: float = 0.0             # last share of the cloning decisions collected DAgger-style
     value_warmup: int = 0              # first PPO iterations that train the critic only (after a warm start)
+    init_from: str = ""                # start the actor from this policy .npz ("shipped": the shipped checkpoint)
     vector: bool = False               # collect through the batched vector env (VectorCollector; vector.BATCHED)
 
     def to_json(self) -> dict:
@@ -207,6 +208,9 @@ class PPOTrainer:
         self.tgen = torch.Generator().manual_seed(cfg.seed + 1)
         cobs_dim = (info.obs_dim + info.oracle_dim + self.n) if cfg.central_critic else 0
         self.model = ActorCritic(info.obs_dim, info.num_actions, cfg.hidden, critic_dim=cobs_dim or info.obs_dim)
+        self.init_source = None       # with cfg.init_from: the starting policy's own training (export_config)
+        if cfg.init_from:
+            self.init_actor(cfg.init_from)
         self.opt = torch.optim.Adam(self.model.parameters(), lr=cfg.lr, eps=1e-5)
         self.pool = OpponentPool(cfg.pool_size, self.tgen)   # frozen actor snapshots
         self.iteration = 0
@@ -220,6 +224,32 @@ class PPOTrainer:
         self.best_key = None          # evaluation scores of the best policy so far (best.npz)
         collector = VectorCollector if cfg.vector else Collector
         self.collector = collector(cfg, info, self.model, self.rng, self.tgen, self.pool)
+
+    def init_actor(self, source: str) -> Path:
+        """Copy a trained policy's weights into the actor (``cfg.init_from``: fine-tuning a shipped policy
+        instead of a warm start by imitation; the critic starts fresh, so ``value_warmup`` iterations train
+        it alone first). ``source``: a policy ``.npz`` or ``"shipped"`` (``agents/checkpoints/<env>.npz``).
+        Refuses a policy of another game, options or layout, naming both."""
+        from .policy import NumpyPolicy, checkpoint_path
+
+        path = checkpoint_path(self.cfg.env) if source == "shipped" else Path(source)
+        pol = NumpyPolicy.from_files(path)
+        got = (pol.config.get("env", self.cfg.env), pol.config.get("env_options") or {},
+               [W.shape[::-1] for W, _ in pol.layers])
+        linears = [m for m in self.model.actor if isinstance(m, torch.nn.Linear)]
+        want = (self.cfg.env, self.cfg.env_options, [tuple(m.weight.shape) for m in linears])
+        if (got[0], got[1], [tuple(s) for s in got[2]]) != want:
+            raise ValueError(f"init_from {path}: a policy for {got[0]} {got[1]} with layers "
+                             f"{[tuple(s) for s in got[2]]}, not {want[0]} {want[1]} with layers {want[2]} "
+                             f"(set hidden= to the policy's layout)")
+        with torch.no_grad():
+            for m, (Wt, b) in zip(linears, pol.layers):
+                m.weight.copy_(torch.from_numpy(Wt.T.copy()))
+                m.bias.copy_(torch.from_numpy(b.copy()))
+        # what the starting policy cost, kept in the exported config (policy.training_stages reads the chain)
+        self.init_source = {"path": str(path), **{k: pol.config[k] for k in (*STAGE_KEYS, "init_from")
+                                                    if k in pol.config}}
+        return path
 
     @property
     def matches_done(self) -> int:
@@ -290,7 +320,8 @@ class PPOTrainer:
                 "steps": self.steps, "matches": self.matches_done,
                 "train_seconds": round(self.seconds, 1),
                 "train_cpu_seconds": round(self.cpu_seconds, 1), "bc_decisions": self.bc_done,
-                "train_config": self.cfg.to_json()}
+                "train_config": self.cfg.to_json(),
+                **({"init_from": self.init_source} if self.init_source else {})}
 
     def evaluate_now(self) -> dict:
         """The current policy against each ``cfg.eval_opponents`` on ``eval_seeds`` held-out duplicate sets."""

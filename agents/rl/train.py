@@ -4,6 +4,7 @@
     python examples/train.py --env queens_and_jacks_v0 --steps 500000 --out runs/qj
     python examples/train.py --env dominoes_v0 --resume            # continue runs/dominoes_v0 from last.pt
     python examples/train.py --env dominoes_v0 --ship              # then ship the better policy to agents/checkpoints
+    python examples/train.py --env donkey_v0 --finetune --ship     # fine-tune the shipped policy (configs.FINETUNE)
 
 The documented recipe (agents/rl/configs.py, see agents/rl/BASELINES.md) first imitates the ``normal`` bot
 (``bc_steps`` of its decisions), then runs PPO (``total_steps`` decisions); ``--bc-steps 0`` trains from
@@ -143,6 +144,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
                     help="any other PPOConfig field, e.g. lr=1e-3 minibatch=1024 selfplay=0.6")
     ap.add_argument("--out", help="run folder (default runs/<env>)")
+    ap.add_argument("--finetune", action="store_true",
+                    help="the fine-tuning stage (agents/rl/configs.py FINETUNE): PPO from the shipped policy's "
+                         "weights (or --set init_from=PATH), no imitation; the default run folder is "
+                         "runs/<env>_finetune")
     ap.add_argument("--resume", action="store_true", help="continue from <out>/last.pt")
     ap.add_argument("--minutes", type=float, help="also stop after this much wall time")
     ap.add_argument("--save-every", type=int, default=10, help="iterations between checkpoints")
@@ -308,7 +313,7 @@ def _new_config(args: argparse.Namespace, sets: dict, explicit_bc: int | None) -
     for k, v in sets.items():
         if flags.get(k) is None:
             flags[k] = v
-    cfg = config_for(args.env, **flags)
+    cfg = config_for(args.env, finetune=args.finetune, **flags)
     documented = (cfg.bc_steps, cfg.total_steps)
     split_budget(cfg, args.steps, explicit_bc)
     print(plan_text(cfg, args.steps, documented, explicit_bc is not None), file=sys.stderr)
@@ -426,7 +431,8 @@ def main(argv: list | None = None, root: Path | None = None) -> dict:
     """Run ``python examples/train.py`` with ``argv`` (see the module doc); the default run folder is
     ``<root>/runs/<env>`` (``root``: the current directory unless given). Prints and returns the summary."""
     args = build_parser().parse_args(argv)
-    run_dir = Path(args.out) if args.out else Path(root if root is not None else ".") / "runs" / args.env
+    run_dir = Path(args.out) if args.out else (Path(root if root is not None else ".") / "runs"
+                                               / (args.env + ("_finetune" if args.finetune else "")))
     tr, cfg, last = _start(args, run_dir)
     tb = _tensorboard(run_dir)
     if cfg.bc_steps and tr.bc_done < cfg.bc_steps and tr.iteration == 0:

@@ -58,11 +58,40 @@ def test_reproduce_baselines_evaluates_and_retrains(tmp_path, capsys):
     row = res["rows"]["dominoes_v0"]
     assert 0.0 <= row["results"]["random"]["score"]["mean"] <= 1.0
     assert "| dominoes_v0 |" in capsys.readouterr().out
+    # dominoes_v0's documented second stage (configs.FINETUNE) ran from the policy the first one shipped
+    tuned = json.loads((tmp_path / "dominoes_v0_finetune" / "policy.json").read_text())
+    assert tuned["init_from"]["path"] == str(tmp_path / "checkpoints" / "dominoes_v0.npz")
+    assert tuned["train_config"]["bc_steps"] == 300 and tuned["train_config"]["lr"] == 5e-5
     # evaluation alone, of the checkpoints in a folder
     res2 = rb.main(["--checkpoints", str(tmp_path / "checkpoints"), "--opponents", "random", "--deals", "2",
                     "--processes", "1", "--no-progress"])
     assert list(res2["rows"]) == ["dominoes_v0"]
     assert res2["rows"]["dominoes_v0"]["results"]["random"]["score"] == row["results"]["random"]["score"]
+
+
+def test_finetune_starts_from_a_policy_and_the_table_counts_both_stages(tmp_path):
+    """train.py --finetune (configs.FINETUNE_DEFAULT): PPO from a trained policy's weights, no imitation; the
+    exported policy records the run it started from, and the baseline table's training column adds them."""
+    train = _load("train")
+    first = train.main(["--env", "dominoes_v0", "--steps", "600", "--eval-every", "0", "--out", str(tmp_path / "a")]
+                       + TINY)
+    out = train.main(["--env", "dominoes_v0", "--finetune", "--steps", "300", "--out", str(tmp_path / "b"),
+                      "--num-envs", "8", "--rollout", "16", "--hidden", "16", "--eval-deals", "1", "--no-progress",
+                      "--quiet", "--set", f"init_from={first['policy']}"])
+    assert out["bc_decisions"] == 0 and out["steps"] >= 300
+    cfg = json.loads((tmp_path / "b" / "policy.json").read_text())
+    assert cfg["train_config"]["lr"] == 5e-5 and cfg["train_config"]["bots"] == {"normal": 1.0}
+    src = json.loads((tmp_path / "a" / "policy.json").read_text())
+    assert cfg["init_from"]["path"] == first["policy"] and cfg["init_from"]["steps"] == src["steps"]
+    from agents.rl.policy import training_stages
+
+    stages = training_stages(cfg)
+    assert [st["steps"] for st in stages] == [src["steps"], cfg["steps"]]
+    assert stages[0]["bc_decisions"] == src["bc_decisions"] >= 400
+    rb = _load("reproduce_baselines")
+    text = rb.budget_text(stages)
+    assert text.startswith(f"{src['steps'] / 1e6:.2f}M (+0.0M) then {cfg['steps'] / 1e6:.2f}M fine-tuned, ")
+    assert rb.budget_text(training_stages(src)).count("fine-tuned") == 0
 
 
 def test_ship_copies_the_candidate_that_scores_best_on_held_out_deals(tmp_path):

@@ -143,3 +143,25 @@ def test_game_info_reads_the_sides_from_the_engine_contract():
     three = game_info("dominoes_ffa_v0", {"num_players": 3}, probe_matches=2)
     assert three.side_seats == ((0,), (1,), (2,)) and three.game is game_for("dominoes_ffa_v0", {"num_players": 3})
     assert three.points_std > 0 and three.deals_per_match >= 1
+
+
+def test_init_from_starts_the_actor_from_a_trained_policy(tmp_path):
+    """``init_from``: fine-tuning starts from the policy's own weights (its greedy moves, exactly), the shipped
+    one by name; a policy of another layout or game is refused with both named."""
+    from agents.rl.policy import NumpyPolicy, checkpoint_path
+
+    src = _trainer(hidden=(16,), seed=3)
+    path = tmp_path / "p.npz"
+    src.policy().save(path, src.export_config())
+    tr = _trainer(hidden=(16,), seed=4, init_from=str(path))
+    saved = NumpyPolicy.from_files(path)
+    obs = np.random.default_rng(0).random((64, saved.obs_dim), np.float32)
+    assert np.allclose(tr.policy().logits(obs), saved.logits(obs), atol=1e-6)
+    assert not np.allclose(_trainer(hidden=(16,), seed=4).policy().logits(obs), saved.logits(obs), atol=1e-3)
+    shipped = NumpyPolicy.from_files(checkpoint_path("dominoes_v0"))
+    tr = _trainer(hidden=tuple(W.shape[1] for W, _ in shipped.layers[:-1]), init_from="shipped")
+    assert np.array_equal(tr.policy().logits(obs[:, :shipped.obs_dim]), shipped.logits(obs[:, :shipped.obs_dim]))
+    with pytest.raises(ValueError, match=r"layers .*\(set hidden="):
+        _trainer(hidden=(32,), init_from=str(path))
+    with pytest.raises(ValueError, match="a policy for dominoes_v0"):
+        _trainer(env="sea_goat_v0", hidden=(16,), init_from=str(path))
