@@ -230,7 +230,7 @@ class PPOTrainer:
         instead of a warm start by imitation; the critic starts fresh, so ``value_warmup`` iterations train
         it alone first). ``source``: a policy ``.npz`` or ``"shipped"`` (``agents/checkpoints/<env>.npz``).
         Refuses a policy of another game, options or layout, naming both."""
-        from .policy import NumpyPolicy, checkpoint_path
+        from .policy import CHECKPOINT_DIR, NumpyPolicy, checkpoint_path
 
         path = checkpoint_path(self.cfg.env) if source == "shipped" else Path(source)
         pol = NumpyPolicy.from_files(path)
@@ -247,8 +247,12 @@ class PPOTrainer:
                 m.weight.copy_(torch.from_numpy(Wt.T.copy()))
                 m.bias.copy_(torch.from_numpy(b.copy()))
         # what the starting policy cost, kept in the exported config (policy.training_stages reads the chain)
-        self.init_source = {"path": str(path), **{k: pol.config[k] for k in (*STAGE_KEYS, "init_from")
-                                                    if k in pol.config}}
+        try:  # a path inside the project is recorded relative to it (no machine's folders in a shipped file)
+            shown = str(path.resolve().relative_to(CHECKPOINT_DIR.parent.parent))
+        except ValueError:
+            shown = str(path)
+        self.init_source = {"path": shown, **{k: pol.config[k] for k in (*STAGE_KEYS, "init_from")
+                                              if k in pol.config}}
         return path
 
     @property
@@ -383,7 +387,7 @@ class PPOTrainer:
             "cpu_seconds": self.cpu_seconds, "bc_done": self.bc_done, "best_key": self.best_key,
             "seed_counter": self.collector.seed_counter,
             "np_rng": self.rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
-            "tgen": self.tgen.get_state(), "history": self.history,
+            "tgen": self.tgen.get_state(), "history": self.history, "init_source": self.init_source,
         }, path)
         self.policy().save(path.with_name("policy.npz"), self.export_config())
         return path
@@ -405,4 +409,6 @@ class PPOTrainer:
         self.bc_done = ck.get("bc_done", 0)
         self.cpu_seconds = ck.get("cpu_seconds", 0.0)
         self.best_key = ck.get("best_key")
+        # the policy the run started from, as it was then (init_from="shipped" may name another file by now)
+        self.init_source = ck.get("init_source", self.init_source)
         self.collector.restart()

@@ -165,3 +165,23 @@ def test_init_from_starts_the_actor_from_a_trained_policy(tmp_path):
         _trainer(hidden=(32,), init_from=str(path))
     with pytest.raises(ValueError, match="a policy for dominoes_v0"):
         _trainer(env="sea_goat_v0", hidden=(16,), init_from=str(path))
+
+
+def test_a_resumed_fine_tuning_run_keeps_the_record_of_the_policy_it_started_from(tmp_path):
+    """``init_from="shipped"`` may name another file when the run resumes (the fine-tuned policy shipped
+    meanwhile): the run's ``init_from`` record is the one saved in ``last.pt``."""
+    import json
+
+    src = _trainer(hidden=(16,), seed=3)
+    path = tmp_path / "p.npz"
+    src.policy().save(path, {**src.export_config(), "steps": 123})
+    tr = _trainer(hidden=(16,), init_from=str(path))
+    tr.train_iteration()
+    tr.save(tmp_path / "last.pt")
+    meta = json.loads(path.with_suffix(".json").read_text())
+    path.with_suffix(".json").write_text(json.dumps({**meta, "steps": 456}))
+    again = _trainer(hidden=(16,), init_from=str(path))
+    assert again.export_config()["init_from"]["steps"] == 456
+    again.load(tmp_path / "last.pt")
+    assert again.export_config()["init_from"] == tr.export_config()["init_from"]
+    assert again.export_config()["init_from"]["steps"] == 123
