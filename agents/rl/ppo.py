@@ -234,14 +234,13 @@ class PPOTrainer:
 
         path = checkpoint_path(self.cfg.env) if source == "shipped" else Path(source)
         pol = NumpyPolicy.from_files(path)
-        got = (pol.config.get("env", self.cfg.env), pol.config.get("env_options") or {},
-               [W.shape[::-1] for W, _ in pol.layers])
         linears = [m for m in self.model.actor if isinstance(m, torch.nn.Linear)]
+        got = (pol.config.get("env", self.cfg.env), pol.config.get("env_options") or {},
+               [Wt.shape[::-1] for Wt, _ in pol.layers])   # (out, in), as torch stores its weights
         want = (self.cfg.env, self.cfg.env_options, [tuple(m.weight.shape) for m in linears])
-        if (got[0], got[1], [tuple(s) for s in got[2]]) != want:
-            raise ValueError(f"init_from {path}: a policy for {got[0]} {got[1]} with layers "
-                             f"{[tuple(s) for s in got[2]]}, not {want[0]} {want[1]} with layers {want[2]} "
-                             f"(set hidden= to the policy's layout)")
+        if got != want:
+            raise ValueError(f"init_from {path}: a policy for {got[0]} {got[1]} with layers {got[2]}, not "
+                             f"{want[0]} {want[1]} with layers {want[2]} (set hidden= to the policy's layout)")
         with torch.no_grad():
             for m, (Wt, b) in zip(linears, pol.layers):
                 m.weight.copy_(torch.from_numpy(Wt.T.copy()))
