@@ -179,24 +179,21 @@ def estimate_text(est: dict, args) -> str:
 
 def retrain(env: str, out_dir: Path, steps: int | None, progress: bool, runs: Path, sets=(),
             select_sets: int | None = None) -> None:
-    train = _train_module()
+    from agents.rl.configs import FINETUNE
 
+    train = _train_module()
+    common = ["--env", env, "--quiet"] + (["--steps", str(steps)] if steps else []) \
+        + ([] if progress else ["--no-progress"])
     run = runs / env
-    argv = ["--env", env, "--out", str(run), "--quiet"] + (["--steps", str(steps)] if steps else []) \
-        + ([] if progress else ["--no-progress"]) + (["--set", *sets] if sets else [])
-    train.main(argv, root=ROOT)
+    train.main(common + ["--out", str(run)] + (["--set", *sets] if sets else []), root=ROOT)
     dest = out_dir / f"{env}.npz"
     if dest.exists():  # a from-scratch retrain competes only with itself
         for suf in (".npz", ".json"):
             dest.with_suffix(suf).unlink()
     train.ship(env, run, dest, select_sets, quiet=not progress)  # as train.py --ship chooses
-    from agents.rl.configs import FINETUNE
-
     if env in FINETUNE:  # the documented second stage: fine-tuned from what the first one shipped
         run = runs / f"{env}_finetune"
-        argv = ["--env", env, "--finetune", "--out", str(run), "--quiet"] + (["--steps", str(steps)] if steps else []) \
-            + ([] if progress else ["--no-progress"]) + ["--set", f"init_from={dest}", *sets]
-        train.main(argv, root=ROOT)
+        train.main(common + ["--finetune", "--out", str(run), "--set", f"init_from={dest}", *sets], root=ROOT)
         train.ship(env, run, dest, select_sets, quiet=not progress)  # the first stage's policy stays on a tie
 
 
