@@ -110,12 +110,13 @@ def _bot_sets(opp: str, args) -> int:
 def estimate(args, envs: list, ck_dir: Path) -> dict:
     """How long the run will take on this machine, from speed measured before it starts. Training (with
     ``--train``): ``train.estimate_seconds`` of each game's config (one imitation rollout, two PPO iterations,
-    a few evaluation sets). The table: per game and opponent the arena plays one duplicate set (up to 8 where
+    a few evaluation sets), and of its fine-tuning stage for the games of ``configs.FINETUNE``.
+    The table: per game and opponent the arena plays one duplicate set (up to 8 where
     one is quick) of the run's deals, timed and scaled to the run's sets over its processes (a checkpoint not
     trained yet is timed with the shipped one), scaled over its processes as far as the machine has free cores
 (its load average tells). Returns ``{"total", "probe", "games": {env: {...}}}`` in seconds."""
     from agents.arena import evaluate
-    from agents.rl.configs import config_for
+    from agents.rl.configs import FINETUNE, config_for
     from agents.rl.evaluate import SELECT_SETS
     from agents.rl.policy import CHECKPOINT_DIR, factory
 
@@ -134,6 +135,13 @@ def estimate(args, envs: list, ck_dir: Path) -> dict:
             cfg = train.split_budget(config_for(env, **train.parse_sets(args.set)), args.steps)
             g["training"] = train.estimate_seconds(cfg, args.select_sets or SELECT_SETS, candidates=2)
             g["decisions"] = (cfg.bc_steps, cfg.total_steps)
+            if env in FINETUNE:  # the second stage retrain() runs; its start does not exist yet, and the
+                # speed does not depend on the weights, so the probe starts from fresh ones
+                ft = train.split_budget(config_for(env, finetune=True, **train.parse_sets(args.set)), args.steps)
+                ft.init_from = ""
+                more = train.estimate_seconds(ft, args.select_sets or SELECT_SETS, candidates=2)
+                g["training"] = {k: v + more[k] for k, v in g["training"].items()}
+                g["finetune_decisions"] = ft.total_steps
         path = next((p for p in (ck_dir / f"{env}.npz", CHECKPOINT_DIR / f"{env}.npz") if p.exists()), None)
         entry = factory(env, path) if path is not None else "random"
         options = json.loads(path.with_suffix(".json").read_text()).get("env_options") or {} if path else {}
@@ -165,8 +173,9 @@ def estimate_text(est: dict, args) -> str:
         parts = []
         if "training" in g:
             bc, ppo = g["decisions"]
+            tuned = f", then {g['finetune_decisions']:,} fine-tuning" if "finetune_decisions" in g else ""
             parts.append(f"training {train.duration(g['training']['total'])} ({bc:,} imitated + {ppo:,} PPO "
-                         f"decisions, evaluations, choosing what ships)")
+                         f"decisions{tuned}, evaluations, choosing what ships)")
         if g["evaluation"]:
             sets = ", ".join(f"{o} {_bot_sets(o, args)}" for o in g["evaluation"])
             on = f"{est['processes']} process{'es' if est['processes'] > 1 else ''}"

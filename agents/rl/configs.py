@@ -76,13 +76,13 @@ FINETUNE_DEFAULT = {
     "eval_opponents": ("normal",),
 }
 """The fine-tuning stage (``examples/train.py --finetune``): PPO from a trained policy's weights
-(``init_from``: the shipped checkpoint, or a policy file) instead of a warm start by imitation, at half the
-final learning rate of the first run and below, the bot matches all against ``normal``; the critic starts
+(``init_from``: the shipped checkpoint, or a policy file) instead of a warm start by imitation, the learning
+rate from the first run's final one (5e-5) down to 2e-5, the bot matches all against ``normal``; the critic starts
 fresh, so its first ``value_warmup`` iterations train it alone. The game's own layout (``hidden``) and
 options stay those of :data:`GAMES`."""
 
 FINETUNE: dict = {
-    # issue 15: 58.8% / 58.1% against normal on the table deals before; the fine-tuned policies: BASELINES.md
+    # issue 15: 58.8%, 58.1% and 60.2% against normal on the table deals before; after: BASELINES.md
     "dominoes_v0": {"total_steps": 5_000_000},
     "donkey_v0": {"total_steps": 4_000_000},
     "boneyard_v0": {"total_steps": 2_000_000},

@@ -173,6 +173,7 @@ def test_reproduce_baselines_says_how_long_it_will_take_before_starting(tmp_path
     first = err.splitlines()[0]
     assert first.startswith("reproduce_baselines: about ") and "on this machine" in first
     assert "dominoes_v0: training" in err and "164 imitated + 436 PPO decisions" in err   # 600 split as documented
+    assert "436 PPO decisions, then 600 fine-tuning" in err   # dominoes_v0's second stage (configs.FINETUNE)
     assert err.index(first) < err.index("dominoes_v0: 164 decisions imitating") < err.index("dominoes_v0 vs random:")
     assert "reproduce_baselines: took " in err and "(estimated " in err
     g = res["estimate"]["games"]["dominoes_v0"]
