@@ -2,7 +2,7 @@
 
 It is the ``pimc`` search of :mod:`agents.pimc` (imagined deals from ``game.sample_consistent``, every
 candidate move played on in each by the ``normal`` rule, paired comparisons), with the trained networks of
-the game in three places:
+the game in up to four places:
 
 * **prior**: the shipped policy's greedy move (``agents/checkpoints/<game>.npz``) is the move the search
   keeps unless the imagined deals beat it by ``z`` standard errors (``pimc`` keeps ``normal``'s move);
@@ -11,15 +11,20 @@ the game in three places:
 * **leaves**: a playout cut after ``depth`` actions is scored by the learned value of the seat's own
   observation there (:mod:`agents.rl.value`: the expected ``deal_value`` under ``normal`` play, from what the
   seat sees; ``leaf="position"``: the family's ``position_value`` of the imagined deal, as ``hard`` scores);
-  a playout that reaches the end of the deal is scored exactly.
+  a playout that reaches the end of the deal is scored exactly;
+* **playouts** (``playout="net"``): every seat of the imagined deal plays the policy's greedy move on its own
+  view of it, instead of the ``normal`` rule (``playout="rule"``, the default).
+
+The playouts of a batch of imagined deals run in lock step, so each network is called once per step for
+all of them (one product of a batch, on one BLAS thread: :mod:`agents.rl.threads`).
 
 It sees only what its seat may see, exactly as ``hard`` does: the engine state reaches it only through
 ``sample_consistent`` (``agents.base``), the networks read only the seat's observation. The settings per
 game (:data:`SETTINGS`: ``expert`` for a mean of at most 100 ms a decision on one core, ``fast`` for at most
 20 ms) were chosen on the development deals (``agents.seeds.DEVELOPMENT``); their ladder steps are measured on
 the release's table deals (``agents.seeds.TABLE``). Options as for ``pimc`` plus ``top``,
-``prior`` (``"net"`` or ``"normal"``) and ``leaf`` (``"value"`` or ``"position"``); ``level`` is ``expert`` or
-``fast`` (spec ``expert:level=fast``, preset ``expert_fast``).
+``prior`` (``"net"`` or ``"normal"``), ``leaf`` (``"value"`` or ``"position"``) and ``playout`` (``"rule"`` or
+``"net"``); ``level`` is ``expert`` or ``fast`` (spec ``expert:level=fast``, preset ``expert_fast``).
 """
 from __future__ import annotations
 
@@ -29,10 +34,11 @@ from .pimc import PIMCAgent
 
 SETTINGS: dict = {
     "dominoes_v0": {"expert": {"n": 48, "depth": 8}, "fast": {"n": 12, "depth": 8}},
-    "dominoes_ffa_v0": {"expert": {"n": 48, "depth": 8}, "fast": {"n": 12, "depth": 8}},
+    "dominoes_ffa_v0": {"expert": {"n": 128, "depth": 0}, "fast": {"n": 12, "depth": 8}},
     "sea_goat_v0": {"expert": {"n": 96, "depth": 8, "top": 4}, "fast": {"n": 16, "depth": 8, "top": 4}},
     "boneyard_v0": {"expert": {"n": 96, "depth": 8, "top": 4}, "fast": {"n": 16, "depth": 8, "top": 4}},
-    "donkey_v0": {"expert": {"n": 64, "depth": 8, "top": 4}, "fast": {"n": 12, "depth": 8, "top": 4}},
+    "donkey_v0": {"expert": {"n": 64, "depth": 8, "prior": "normal", "leaf": "position"},
+                  "fast": {"n": 12, "depth": 8, "top": 4}},
     "queens_and_jacks_v0": {"expert": {"n": 64, "depth": 0, "top": 4}, "fast": {"n": 12, "depth": 0, "top": 4}},
     "beat_or_discard_v0": {"expert": {"n": 32, "depth": 16}, "fast": {"n": 8, "depth": 16}},
     "six_of_spades_v0": {"expert": {"n": 64, "depth": 16}, "fast": {"n": 8, "depth": 16}},
@@ -42,7 +48,7 @@ leaf value; 0 = to the end of the deal) and the expert's own (``top``, ``prior``
 :data:`BASE`. Chosen on the development deals: ``agents/rl/BASELINES.md`` ("The expert") lists what was tried."""
 
 BASE = {"z": 1.0, "prune": 3.0, "work": 0, "min_n": 4, "rollout": "normal", "nest": 0, "top": 0, "prior": "net",
-        "leaf": "value"}
+        "leaf": "value", "playout": "rule"}
 
 
 def settings_for(env_name: str, level: str) -> dict:
@@ -60,7 +66,8 @@ class ExpertAgent(PIMCAgent):
 
     def __init__(self, env_name: str, seed: int = 0, env_options: dict | None = None, level: str = "expert",
                  top: int | None = None, prior: str | None = None,
-                 leaf: str | None = None, policy_path=None, value_path=None, **pimc_options):
+                 leaf: str | None = None, playout: str | None = None, policy_path=None, value_path=None,
+                 **pimc_options):
         preset = settings_for(env_name, level)
         opts = {k: preset[k] for k in ("n", "depth", "z", "prune", "work", "min_n", "rollout", "nest")}
         opts.update({k: v for k, v in pimc_options.items() if v is not None})
@@ -73,10 +80,19 @@ class ExpertAgent(PIMCAgent):
             raise ValueError(f"expert prior must be 'net' or 'normal', got {self.prior_kind!r}")
         if self.leaf_kind not in ("value", "position"):
             raise ValueError(f"expert leaf must be 'value' or 'position', got {self.leaf_kind!r}")
+        self.playout = preset["playout"] if playout is None else playout
+        if self.playout not in ("rule", "net"):
+            raise ValueError(f"expert playout must be 'rule' or 'net', got {self.playout!r}")
         if self.top < 0:
             raise ValueError(f"expert needs top >= 0 (0: every legal move), got {self.top}")
         self.net = None
-        if self.prior_kind == "net" or self.top:
+        if self.prior_kind == "net" or self.top or self.playout == "net" or self.leaf_kind == "value":
+            from .rl.threads import single_thread_math
+
+            # The networks run batched; a multi-threaded BLAS would wait for a free core inside each product
+            # (agents.rl.threads), and the search is one core's work.
+            single_thread_math()
+        if self.prior_kind == "net" or self.top or self.playout == "net":
             from .rl.policy import cached_policy, checkpoint_path
 
             self.net = cached_policy(str(policy_path or checkpoint_path(env_name)))
@@ -93,6 +109,63 @@ class ExpertAgent(PIMCAgent):
                                  f"not {self.game.obs_spec.size} ({self.env_options}): train one for these "
                                  f"options (python -m agents.rl.value) or use leaf=position")
             self._cutoff = self._leaf_value
+
+    batched = True
+
+    def _evaluate(self, states: list, deals: int, seat: int, nest: int) -> list:
+        """The playouts of a batch of children, in lock step: each step asks the policy network once for
+        every playout whose seat to move has a choice (``playout="net"``; the rollout rule otherwise), and
+        the leaves cut after ``depth`` actions are scored by one call of the value network."""
+        if nest:
+            return super()._evaluate(states, deals, seat, nest)
+        game = self.game
+        out = [0.0] * len(states)
+        left = [self.depth] * len(states)
+        live = list(range(len(states)))
+        leaves = []
+        net = self.net if self.playout == "net" else None
+        move = self._rollout_move
+        while live:
+            ask, nxt = [], []
+            for i in live:
+                s = states[i]
+                if len(s.results) != deals or s.terminal:  # the deal ended: the contract's signal
+                    out[i] = self._value(s, seat)
+                    continue
+                if left[i] is not None:
+                    if left[i] <= 0:
+                        leaves.append(i)
+                        continue
+                    left[i] -= 1
+                legal = s.legal_actions()
+                self._moves += 1
+                if len(legal) == 1:
+                    s.apply_action(legal[0])
+                elif net is None:
+                    s.apply_action(move(s, legal))
+                else:
+                    ask.append((i, legal))
+                    continue
+                nxt.append(i)
+            if ask:
+                obs = np.stack([game.observe(states[i], states[i].current_player) for i, _ in ask])
+                mask = np.zeros((len(ask), game.num_actions), np.int8)
+                for r, (_, legal) in enumerate(ask):
+                    mask[r, legal] = 1
+                acts = net.masked_logits(obs.astype(np.float32), mask).argmax(axis=-1)
+                for r, (i, _) in enumerate(ask):
+                    states[i].apply_action(int(acts[r]))
+                    nxt.append(i)
+            live = nxt
+        if leaves:
+            if self.value_net is not None:
+                v = self.value_net.value(np.stack([game.observe(states[i], seat) for i in leaves]))
+                for i, x in zip(leaves, v):
+                    out[i] = float(x)
+            else:
+                for i in leaves:
+                    out[i] = self._cutoff(states[i], seat)
+        return out
 
     def _leaf_value(self, state, seat: int) -> float:
         """The learned value of ``seat``'s own observation of the (imagined) position."""

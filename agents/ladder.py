@@ -148,7 +148,7 @@ def search_settings(agent) -> dict:
     """What the speed table and the tests say of a search agent's settings."""
     out = {"n": agent.n, "depth": agent.depth, "rollout": agent.rollout, "z": agent.z, "work": agent.work}
     if hasattr(agent, "top"):
-        out.update(top=agent.top, prior=agent.prior_kind, leaf=agent.leaf_kind)
+        out.update(top=agent.top, prior=agent.prior_kind, leaf=agent.leaf_kind, playout=agent.playout)
     return out
 
 
@@ -168,7 +168,12 @@ def _search(game: dict, level: str) -> str:
         return "-"
     cap = f", at most {s['work']:,} playout moves" if s.get("work") else ""
     top = f", the policy's {s['top']} best moves" if s.get("top") else ""
-    return f"{s['n']}, {s['depth'] if s.get('depth') else 'to the end'}{cap}{top}"
+    nets = ""
+    if "prior" in s:  # the expert: say where it does without a network
+        nets = "".join(text for key, default, text in (
+            ("prior", "net", ", normal's move as prior"), ("leaf", "value", ", the position score at the leaves"),
+            ("playout", "rule", ", network playouts")) if s.get(key, default) != default)
+    return f"{s['n']}, {s['depth'] if s.get('depth') else 'to the end'}{cap}{top}{nets}"
 
 
 def _seed(r: dict, settings: dict) -> str:
@@ -216,8 +221,9 @@ def to_markdown(result: dict) -> str:
         "the settings per game are in the speed table). `expert` (`agents/expert.py`) is the same search "
         "guided by the trained networks: the shipped policy's move is the one it keeps unless the imagined "
         "deals clearly beat it, and a playout cut short is scored by a learned value of the seat's own "
-        "observation (`agents/checkpoints/value/`); `expert_fast` is its setting for at most 20 ms a "
-        "decision. Rules of thumb per game: `agents/strategies/`.",
+        "observation (`agents/checkpoints/value/`); where a network measured worse on the development deals "
+        "the search does without it (the speed table says where); `expert_fast` is its setting for at most "
+        "20 ms a decision. Rules of thumb per game: `agents/strategies/`.",
         "",
         "| game | step | deals played | duplicate sets | deals | stronger's deal score | points per deal, "
         "stronger - weaker | real |",

@@ -123,16 +123,22 @@ class PIMCAgent(Agent):
         while done < n and len(active) > 1:
             if cap and done >= self.min_n and self._moves >= cap:
                 break
+            group = []  # the children of the imagined deals not yet scored (all of a batch, when batched)
             for _ in range(min(batch, n - done)):
                 if cap and done >= self.min_n and self._moves >= cap:
                     break
                 det = game.sample_consistent(state, seat, self.krng)
+                deals = len(det.results)
                 for j in active:
                     s = det.clone()
-                    deals = len(s.results)
                     s.apply_action(legal[j])
-                    vals[j].append(self._playout(s, deals, seat, nest))
+                    group.append(s)
+                if not (self.batched and not cap and not nest):
+                    self._score(group, active, vals, deals, seat, nest)
+                    group = []
                 done += 1
+            if group:
+                self._score(group, active, vals, deals, seat, nest)
             if done >= n or self.prune <= 0:
                 continue
             # Successive rejection: drop the moves clearly worse than the leader on the same imagined
@@ -155,6 +161,22 @@ class PIMCAgent(Agent):
             if m * m * len(vals[p]) <= self.z * self.z * var:
                 return prior
         return legal[best]
+
+    batched = False
+    """Whether :meth:`_evaluate` scores the children of a whole batch of imagined deals at once (the
+    ``expert``'s networks run batched); the per-deal order keeps the ``work`` cap and ``nest`` exact."""
+
+    def _score(self, group: list, active: list, vals: list, deals: int, seat: int, nest: int) -> None:
+        """Append the playout value of every child in ``group`` (imagined deal by imagined deal, the
+        ``active`` moves in order) to ``vals``."""
+        k = len(active)
+        out = self._evaluate(group, deals, seat, nest)
+        for i, v in enumerate(out):
+            vals[active[i % k]].append(v)
+
+    def _evaluate(self, states: list, deals: int, seat: int, nest: int) -> list:
+        """The playout value for ``seat`` of each state (each the child of one candidate move)."""
+        return [self._playout(s, deals, seat, nest) for s in states]
 
     def _rollout_move(self, s, legal: list) -> int:
         fast = self._state_policy

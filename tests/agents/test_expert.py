@@ -93,6 +93,72 @@ def test_top_k_searches_only_the_policys_most_probable_moves():
     assert seen >= 3
 
 
+@pytest.mark.parametrize("spec", ["expert:n=8", "expert:n=8,depth=0", "expert:n=8,playout=net"])
+def test_batched_playouts_decide_as_one_deal_at_a_time(spec):
+    """The expert scores a whole batch of imagined deals at once (its networks run batched); the values land
+    on the same moves as when every imagined deal is scored on its own (``pimc``'s order)."""
+    name = "dominoes_v0"
+    informative = 0
+    for _game, st, cp, obs, mask in _decisions(name, 3, 6, min_legal=3):
+        seen = []
+        for batched in (False, True):
+            agent = make_agent(spec, name, seed=2)
+            agent.batched = batched
+            vals = []
+            score = agent._score
+
+            def record(group, active, v, *rest, score=score, vals=vals):
+                score(group, active, v, *rest)
+                vals[:] = [list(x) for x in v]
+
+            agent._score = record
+            agent.act(obs, mask, state=st, seat=cp)
+            seen.append(vals)
+        assert [len(x) for x in seen[0]] == [len(x) for x in seen[1]]
+        for a, b in zip(*seen):  # float32 products of another batch size round differently, by ~1e-7
+            assert a == pytest.approx(b, rel=1e-5, abs=1e-5)
+        informative += len({sum(x) for x in seen[0] if x}) > 1  # moves of different value: the order matters
+    assert informative >= 3
+
+
+def test_net_playouts_play_the_policys_greedy_move_for_every_seat():
+    """``playout=net``: in the playouts every seat with a choice plays the shipped policy's greedy move on its
+    own view of the imagined deal (and that is not what the rule's playouts give: this can fail)."""
+    name = "dominoes_v0"
+    net = load(name)
+    agent = make_agent("expert:depth=6,playout=net", name)
+    rule = make_agent("expert:depth=6", name)
+    differ = 0
+    for game, st, cp, _obs, _mask in _decisions(name, 5, 12):
+        mine = st.clone()
+        for _ in range(6):
+            if mine.terminal or len(mine.results) != len(st.results):
+                break
+            legal = mine.legal_actions()
+            if len(legal) > 1:
+                m = np.zeros(game.num_actions, np.int8)
+                m[legal] = 1
+                mine.apply_action(net.act(game.observe(mine, mine.current_player), m))
+            else:
+                mine.apply_action(legal[0])
+        ended = mine.terminal or len(mine.results) != len(st.results)
+        want = agent._value(mine, cp) if ended else agent._cutoff(mine, cp)
+        [v] = agent._evaluate([st.clone()], len(st.results), cp, 0)
+        assert v == pytest.approx(want, rel=1e-5, abs=1e-5)
+        [r] = rule._evaluate([st.clone()], len(st.results), cp, 0)
+        differ += abs(r - v) > 1e-4
+    assert differ > 0
+
+
+def test_scores_land_on_their_moves():
+    """``_score``: a group holds the children of one imagined deal after another, the active moves in order."""
+    agent = make_agent("expert", "dominoes_v0")
+    agent._evaluate = lambda states, deals, seat, nest: list(states)
+    vals = [[] for _ in range(4)]
+    agent._score(["a0", "a2", "a3", "b0", "b2", "b3"], [0, 2, 3], vals, 0, 0, 0)
+    assert vals == [["a0", "b0"], [], ["a2", "b2"], ["a3", "b3"]]
+
+
 def test_a_cut_playout_is_scored_by_the_value_of_the_seats_observation():
     name = "dominoes_v0"
     agent = make_agent("expert", name)
@@ -113,6 +179,8 @@ def test_bad_expert_options_are_refused():
         make_agent("expert:leaf=oracle", "dominoes_v0")
     with pytest.raises(ValueError, match="top"):
         make_agent("expert:top=-1", "dominoes_v0")
+    with pytest.raises(ValueError, match="playout"):
+        make_agent("expert:playout=oracle", "dominoes_v0")
     with pytest.raises(KeyError, match="no expert settings"):
         settings_for("chess_v0", "expert")
 

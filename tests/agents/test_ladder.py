@@ -106,3 +106,15 @@ def test_the_whole_ladder_every_step_real(name):
     res = run([name], seed=0, progress=False, with_speed=False)
     for row in res["games"][name]["steps"]:
         assert row["real"], f"{row['weaker']} < {row['stronger']}: margin {row['margin']}"
+
+
+def test_the_speed_table_says_where_the_expert_searches_without_a_network():
+    from agents.ladder import _search
+
+    game = {"search": {"expert": search_settings(make_agent("expert:prior=normal,leaf=position,playout=net",
+                                                            "dominoes_v0"))}}
+    text = _search(game, "expert")
+    assert "normal's move as prior" in text and "position score at the leaves" in text
+    assert "network playouts" in text
+    assert "prior" not in _search({"search": {"expert": search_settings(make_agent("expert", "dominoes_v0"))}},
+                                  "expert")
