@@ -60,6 +60,14 @@ def settings_for(env_name: str, level: str) -> dict:
     return {**BASE, **game[level]}
 
 
+def _one_blas_thread() -> None:
+    """The networks run batched, and the search is one core's work: a multi-threaded BLAS would wait for a
+    free core inside each product (:mod:`agents.rl.threads`)."""
+    from .rl.threads import single_thread_math
+
+    single_thread_math()
+
+
 class ExpertAgent(PIMCAgent):
     name = "expert"
     needs_state = True
@@ -86,15 +94,10 @@ class ExpertAgent(PIMCAgent):
         if self.top < 0:
             raise ValueError(f"expert needs top >= 0 (0: every legal move), got {self.top}")
         self.net = None
-        if self.prior_kind == "net" or self.top or self.playout == "net" or self.leaf_kind == "value":
-            from .rl.threads import single_thread_math
-
-            # The networks run batched; a multi-threaded BLAS would wait for a free core inside each product
-            # (agents.rl.threads), and the search is one core's work.
-            single_thread_math()
         if self.prior_kind == "net" or self.top or self.playout == "net":
             from .rl.policy import cached_policy, checkpoint_path
 
+            _one_blas_thread()
             self.net = cached_policy(str(policy_path or checkpoint_path(env_name)))
             if self.net.obs_dim != self.game.obs_spec.size:
                 raise ValueError(f"the policy of {env_name} reads observations of {self.net.obs_dim}, not "
@@ -103,6 +106,7 @@ class ExpertAgent(PIMCAgent):
         if self.leaf_kind == "value" and self.depth is not None:
             from .rl.value import load_value
 
+            _one_blas_thread()
             self.value_net = load_value(env_name, value_path)
             if self.value_net.obs_dim != self.game.obs_spec.size:
                 raise ValueError(f"the value network of {env_name} reads observations of {self.value_net.obs_dim}, "
