@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .pimc import PIMCAgent
+from .pimc import PIMCAgent, deal_over
 
 SETTINGS: dict = {
     "dominoes_v0": {"expert": {"n": 48, "depth": 8}, "fast": {"n": 12, "depth": 8}},
@@ -133,7 +133,7 @@ class ExpertAgent(PIMCAgent):
             ask, nxt = [], []
             for i in live:
                 s = states[i]
-                if len(s.results) != deals or s.terminal:  # the deal ended: the contract's signal
+                if deal_over(s, deals):
                     out[i] = self._value(s, seat)
                     continue
                 if left[i] is not None:

@@ -189,7 +189,7 @@ class PIMCAgent(Agent):
     def _playout(self, s, deals: int, seat: int, nest: int = 0) -> float:
         left = self.depth
         move = self._rollout_move
-        while len(s.results) == deals and not s.terminal:  # until the deal ends: the contract's signal
+        while not deal_over(s, deals):
             if left is not None:
                 if left <= 0:
                     return self._cutoff(s, seat)
@@ -205,6 +205,12 @@ class PIMCAgent(Agent):
                 nest = 0
             s.apply_action(a)
         return self._value(s, seat)
+
+
+def deal_over(s, deals: int) -> bool:
+    """Whether the deal under way when ``s`` had ``deals`` results has ended (the contract's signal: a new
+    entry in ``state.results``, or the end of the match)."""
+    return len(s.results) != deals or s.terminal
 
 
 def _paired(a: list, b: list) -> tuple:
