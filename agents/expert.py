@@ -13,7 +13,11 @@ the game in up to four places:
   seat sees; ``leaf="position"``: the family's ``position_value`` of the imagined deal, as ``hard`` scores);
   a playout that reaches the end of the deal is scored exactly;
 * **playouts** (``playout="net"``): every seat of the imagined deal plays the policy's greedy move on its own
-  view of it, instead of the ``normal`` rule (``playout="rule"``, the default).
+  view of it, instead of the ``normal`` rule (``playout="rule"``, the default);
+* **inference** (``belief=k``): ``k`` times as many imagined deals are drawn as played out, and those played
+  out are a draw without replacement weighted by a learned belief of who holds what (:mod:`agents.rl.belief`,
+  from the seat's own observation: how the others played), so the deals the table's play makes likely come
+  first; ``belief_temp`` sharpens (> 1) or flattens (< 1) it.
 
 The playouts of a batch of imagined deals run in lock step, so each network is called once per step for
 all of them (one product of a batch, on one BLAS thread: :mod:`agents.rl.threads`).
@@ -23,8 +27,9 @@ It sees only what its seat may see, exactly as ``hard`` does: the engine state r
 game (:data:`SETTINGS`: ``expert`` for a mean of at most 100 ms a decision on one core, ``fast`` for at most
 20 ms) were chosen on the development deals (``agents.seeds.DEVELOPMENT``); their ladder steps are measured on
 the release's table deals (``agents.seeds.TABLE``). Options as for ``pimc`` plus ``top``,
-``prior`` (``"net"`` or ``"normal"``), ``leaf`` (``"value"`` or ``"position"``) and ``playout`` (``"rule"`` or
-``"net"``); ``level`` is ``expert`` or ``fast`` (spec ``expert:level=fast``, preset ``expert_fast``).
+``prior`` (``"net"`` or ``"normal"``), ``leaf`` (``"value"`` or ``"position"``), ``playout`` (``"rule"`` or
+``"net"``), ``belief`` (0: off) and ``belief_temp``; ``level`` is ``expert`` or ``fast`` (spec
+``expert:level=fast``, preset ``expert_fast``).
 """
 from __future__ import annotations
 
@@ -41,14 +46,15 @@ SETTINGS: dict = {
                   "fast": {"n": 12, "depth": 8, "top": 4}},
     "queens_and_jacks_v0": {"expert": {"n": 64, "depth": 0, "top": 4}, "fast": {"n": 12, "depth": 0, "top": 4}},
     "beat_or_discard_v0": {"expert": {"n": 32, "depth": 16}, "fast": {"n": 8, "depth": 16}},
-    "six_of_spades_v0": {"expert": {"n": 64, "depth": 16}, "fast": {"n": 8, "depth": 16}},
+    "six_of_spades_v0": {"expert": {"n": 64, "depth": 16, "belief": 4}, "fast": {"n": 8, "depth": 16}},
 }
 """Per game and level: the ``pimc`` options of the search (``n`` imagined deals, ``depth`` actions before the
-leaf value; 0 = to the end of the deal) and the expert's own (``top``, ``prior``, ``leaf``). Unlisted options:
-:data:`BASE`. Chosen on the development deals: ``agents/rl/BASELINES.md`` ("The expert") lists what was tried."""
+leaf value; 0 = to the end of the deal) and the expert's own (``top``, ``prior``, ``leaf``, ``belief``).
+Unlisted options: :data:`BASE`. Chosen on the development deals: ``agents/rl/BASELINES.md`` ("The expert")
+lists what was tried."""
 
-BASE = {"z": 1.0, "prune": 3.0, "work": 0, "min_n": 4, "rollout": "normal", "nest": 0, "top": 0, "prior": "net",
-        "leaf": "value", "playout": "rule"}
+BASE = {"z": 1.0, "prune": 3.0, "work": 0, "min_n": 4, "rollout": "normal", "nest": 0, "objective": "points",
+        "top": 0, "prior": "net", "leaf": "value", "playout": "rule", "belief": 0, "belief_temp": 1.0}
 
 
 def settings_for(env_name: str, level: str) -> dict:
@@ -74,10 +80,11 @@ class ExpertAgent(PIMCAgent):
 
     def __init__(self, env_name: str, seed: int = 0, env_options: dict | None = None, level: str = "expert",
                  top: int | None = None, prior: str | None = None,
-                 leaf: str | None = None, playout: str | None = None, policy_path=None, value_path=None,
+                 leaf: str | None = None, playout: str | None = None, belief: int | None = None,
+                 belief_temp: float | None = None, policy_path=None, value_path=None, belief_path=None,
                  **pimc_options):
         preset = settings_for(env_name, level)
-        opts = {k: preset[k] for k in ("n", "depth", "z", "prune", "work", "min_n", "rollout", "nest")}
+        opts = {k: preset[k] for k in ("n", "depth", "z", "prune", "work", "min_n", "rollout", "nest", "objective")}
         opts.update({k: v for k, v in pimc_options.items() if v is not None})
         super().__init__(env_name, seed, env_options, **opts)
         self.level = level
@@ -102,6 +109,20 @@ class ExpertAgent(PIMCAgent):
             if self.net.obs_dim != self.game.obs_spec.size:
                 raise ValueError(f"the policy of {env_name} reads observations of {self.net.obs_dim}, not "
                                  f"{self.game.obs_spec.size} ({self.env_options}): use prior=normal, top=0")
+        self.belief = int(preset["belief"] if belief is None else belief)
+        self.belief_temp = float(preset["belief_temp"] if belief_temp is None else belief_temp)
+        if self.belief < 0 or self.belief == 1:
+            raise ValueError(f"expert belief must be 0 (off) or a pool of k >= 2 imagined deals per one played "
+                             f"out, got {self.belief}")
+        self.belief_net = None
+        if self.belief:
+            from .rl.belief import load_belief
+
+            self.belief_net = load_belief(env_name, belief_path)
+            if self.belief_net.obs_dim != self.game.obs_spec.size:
+                raise ValueError(f"the belief network of {env_name} reads observations of "
+                                 f"{self.belief_net.obs_dim}, not {self.game.obs_spec.size} ({self.env_options}): "
+                                 f"train one for these options (python -m agents.rl.belief) or use belief=0")
         self.value_net = None
         if self.leaf_kind == "value" and self.depth is not None:
             from .rl.value import load_value
@@ -115,6 +136,23 @@ class ExpertAgent(PIMCAgent):
             self._cutoff = self._leaf_value
 
     batched = True
+
+    def _sampler(self, state, seat: int, n: int):
+        """With ``belief=k``: ``k * n`` imagined deals drawn by ``sample_consistent``, served in the order of a
+        Gumbel top-k draw without replacement weighted by the belief network's likelihood of each
+        (:mod:`agents.rl.belief`, raised to ``belief_temp``), so the first ``n`` are a draw that favours the
+        deals the other seats' play makes likely."""
+        if self.belief_net is None:
+            return super()._sampler(state, seat, n)
+        from .rl.belief import log_likelihood
+
+        game, rng = self.game, self.krng
+        pool = [game.sample_consistent(state, seat, rng) for _ in range(self.belief * n)]
+        ll = log_likelihood(self.belief_net.log_probs(game.observe(state, seat)), [d.hands for d in pool], seat)
+        u = (np.array([rng.next_u64() >> 11 for _ in pool], np.float64) + 0.5) / float(1 << 53)
+        order = np.argsort(-(self.belief_temp * ll - np.log(-np.log(u))), kind="stable")
+        it = iter([pool[i] for i in order])
+        return lambda: next(it)
 
     def _evaluate(self, states: list, deals: int, seat: int, nest: int) -> list:
         """The playouts of a batch of children, in lock step: each step asks the policy network once for

@@ -146,9 +146,11 @@ def run(envs=None, deals: int = 1000, pimc_deals: int | None = None, seed: int =
 
 def search_settings(agent) -> dict:
     """What the speed table and the tests say of a search agent's settings."""
-    out = {"n": agent.n, "depth": agent.depth, "rollout": agent.rollout, "z": agent.z, "work": agent.work}
+    out = {"n": agent.n, "depth": agent.depth, "rollout": agent.rollout, "z": agent.z, "work": agent.work,
+           "objective": agent.objective}
     if hasattr(agent, "top"):
-        out.update(top=agent.top, prior=agent.prior_kind, leaf=agent.leaf_kind, playout=agent.playout)
+        out.update(top=agent.top, prior=agent.prior_kind, leaf=agent.leaf_kind, playout=agent.playout,
+                   belief=agent.belief)
     return out
 
 
@@ -173,7 +175,10 @@ def _search(game: dict, level: str) -> str:
         nets = "".join(text for key, default, text in (
             ("prior", "net", ", normal's move as prior"), ("leaf", "value", ", the position score at the leaves"),
             ("playout", "rule", ", network playouts")) if s.get(key, default) != default)
-    return f"{s['n']}, {s['depth'] if s.get('depth') else 'to the end'}{cap}{top}{nets}"
+    win = ", playing to win the deal" if s.get("objective", "points") == "win" else ""
+    if s.get("belief"):
+        win += f", the belief's pick of {s['belief']} x n drawn deals"
+    return f"{s['n']}, {s['depth'] if s.get('depth') else 'to the end'}{cap}{top}{nets}{win}"
 
 
 def _seed(r: dict, settings: dict) -> str:
@@ -222,7 +227,9 @@ def to_markdown(result: dict) -> str:
         "guided by the trained networks: the shipped policy's move is the one it keeps unless the imagined "
         "deals clearly beat it, and a playout cut short is scored by a learned value of the seat's own "
         "observation (`agents/checkpoints/value/`); where a network measured worse on the development deals "
-        "the search does without it (the speed table says where); `expert_fast` is its setting for at most "
+        "the search does without it, and where a learned belief of who holds what measured better it plays "
+        "out the likeliest of several times more imagined deals (the speed table says where); "
+        "`expert_fast` is its setting for at most "
         "20 ms a decision. Rules of thumb per game: `agents/strategies/`.",
         "",
         "| game | step | deals played | duplicate sets | deals | stronger's deal score | points per deal, "

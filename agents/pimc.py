@@ -18,6 +18,10 @@ For each decision with more than one legal move:
    ``z`` standard errors (so a few noisy deals do not overturn a sound rule).
 
 Options (``pimc:n=32,depth=8,z=1``): ``n``, ``rollout``, ``depth`` (0: to the end of the deal), ``z``,
+``objective`` (what a playout to the end of the deal scores: ``"points"``, the family's ``deal_value``, the
+default; ``"win"``, the deal's outcome for the seat's side as the episode's return counts it -- +1 won, -1
+lost, relative to the table's mean -- with the points as a tie-break: :func:`deal_outcome`; it needs
+``depth=0``, since a cut playout is scored in points),
 ``prune``, ``work`` (a cap on the playout moves of one decision: once they pass it, no more imagined deals are
 drawn, after at least ``min_n``; 0 = no cap; it counts moves, not seconds, so play stays deterministic),
 ``min_n``, ``nest`` (in each playout the seat's own next decision is itself searched with ``nest`` imagined
@@ -40,6 +44,11 @@ from kozel_env.core.rng import Rng
 from .base import Agent
 from .strategies import strategy_for
 
+OBJECTIVES = ("points", "win")
+WIN_TIE_BREAK = 1e-3
+"""``objective=win``: the weight of the family's ``deal_value`` beside the deal's outcome (a tie-break: no deal
+value of these games reaches 1,000, so no points outweigh a won deal)."""
+
 DEFAULT_LEVELS = {"hard": {"n": 8, "z": 1.0}, "crazy": {"n": 32, "z": 1.0}}
 
 
@@ -50,7 +59,7 @@ class PIMCAgent(Agent):
     def __init__(self, env_name: str, seed: int = 0, env_options: dict | None = None, n: int | None = None,
                  rollout: str | None = None, level: str = "hard", depth: int | None = None,
                  z: float | None = None, prune: float | None = None, nest: int | None = None,
-                 work: int | None = None, min_n: int | None = None):
+                 work: int | None = None, min_n: int | None = None, objective: str | None = None):
         super().__init__(env_name, seed, env_options)
         self.strategy = strategy_for(self.game)
         levels = getattr(self.strategy, "pimc_levels", DEFAULT_LEVELS)
@@ -80,10 +89,20 @@ class PIMCAgent(Agent):
         self._policy = self._random_policy if self.rollout == "random" else getattr(s, self.rollout)
         # A family may offer the same rule read straight from an (imagined) engine state: much faster.
         self._state_policy = getattr(s, self.rollout + "_state", None) if self.rollout != "random" else None
+        self.objective = preset.get("objective", "points") if objective is None else objective
+        if self.objective not in OBJECTIVES:
+            raise ValueError(f"pimc objective must be one of {OBJECTIVES}, got {self.objective!r}")
         self._value = s.deal_value
+        if self.objective == "win":
+            if self.depth is not None:
+                raise ValueError(f"objective=win scores whole deals: it needs depth=0, got depth={self.depth}")
+            self._value = self._win_value
         self._cutoff = getattr(s, "position_value", None)
         if self.depth is not None and self._cutoff is None:
             raise ValueError(f"depth needs a position value, which the {type(s).__module__} strategy lacks")
+
+    def _win_value(self, state, seat: int) -> float:
+        return deal_outcome(state, self.game.rules, seat) + WIN_TIE_BREAK * self.strategy.deal_value(state, seat)
 
     def _random_policy(self, obs, mask, rng=None) -> int:
         legal = np.flatnonzero(mask)
@@ -112,7 +131,6 @@ class PIMCAgent(Agent):
         from what the seat will know then."""
         k = len(legal)
         p = legal.index(prior)
-        game = self.game
         active = list(range(k))
         vals = [[] for _ in range(k)]  # vals[j][i]: playout value of move j in imagined deal i
         done = 0
@@ -120,6 +138,7 @@ class PIMCAgent(Agent):
         cap = self.work if nest == self.nest_n else 0  # the cap is the decision's, not a nested search's
         if cap:
             self._moves = 0
+        draw = self._sampler(state, seat, n)
         while done < n and len(active) > 1:
             if cap and done >= self.min_n and self._moves >= cap:
                 break
@@ -127,7 +146,7 @@ class PIMCAgent(Agent):
             for _ in range(min(batch, n - done)):
                 if cap and done >= self.min_n and self._moves >= cap:
                     break
-                det = game.sample_consistent(state, seat, self.krng)
+                det = draw()
                 deals = len(det.results)
                 for j in active:
                     s = det.clone()
@@ -161,6 +180,10 @@ class PIMCAgent(Agent):
             if m * m * len(vals[p]) <= self.z * self.z * var:
                 return prior
         return legal[best]
+
+    def _sampler(self, state, seat: int, n: int):
+        """The imagined deals of one decision, one per call (``pimc``: each drawn by ``sample_consistent``)."""
+        return lambda: self.game.sample_consistent(state, seat, self.krng)
 
     batched = False
     """Whether :meth:`_evaluate` scores the children of a whole batch of imagined deals at once (the
@@ -211,6 +234,23 @@ def deal_over(s, deals: int) -> bool:
     """Whether the deal under way when ``s`` had ``deals`` results has ended (the contract's signal: a new
     entry in ``state.results``, or the end of the match)."""
     return len(s.results) != deals or s.terminal
+
+
+def deal_outcome(s, rules, seat: int) -> float:
+    """The finished deal's outcome for ``seat``'s side, zero-sum: the episode's return where the deal ended
+    it (``state.returns()``, what the arena's deal score counts: with one deal per episode the deal's winners
+    +1 and losers -1, or with three sides and more the best +1 and the worst -1), otherwise +1 for a side among
+    the deal's ``winners``, -1 among its ``losers``, 0 else (eggs); less the mean over the sides."""
+    k = rules.num_sides
+    if s.terminal:
+        o = [0.0] * k
+        for q, r in enumerate(s.returns()):
+            o[rules.side_of(q)] = r
+    else:
+        res = s.last_result
+        won, lost = res["winners"], res["losers"]
+        o = [1.0 if q in won else (-1.0 if q in lost else 0.0) for q in range(k)]
+    return o[rules.side_of(seat)] - sum(o) / k
 
 
 def _paired(a: list, b: list) -> tuple:

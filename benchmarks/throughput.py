@@ -6,6 +6,8 @@ For each environment it prints:
 * raw engine: decisions/s of ``legal_actions()`` + ``apply_action()`` on the engine state, random play;
 * games/s: whole matches per second on the full AEC path;
 * clone: microseconds per ``State.clone()`` on positions from random play;
+* sample: microseconds per ``game.sample_consistent(state, seat, rng)`` (one imagined deal for the seat to
+  move, what the search bots draw at every decision) on the same positions;
 
 and, for the envs with a batched engine (``kozel_env.vector``), at batch sizes 1, 64, 1024 and 4096:
 
@@ -33,6 +35,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from kozel_env.core.rng import Rng
 from kozel_env.registry import ENVIRONMENTS, load
 
 
@@ -76,8 +79,8 @@ def raw_engine(name: str, seconds: float) -> tuple:
             legal = st.legal_actions()
             st.apply_action(legal[int(rnd.random() * len(legal))])
             decisions += 1
-            if len(clone_states) < 200 and rnd.random() < 0.05:
-                clone_states.append(st)
+            if len(clone_states) < 200 and rnd.random() < 0.05 and not st.terminal:
+                clone_states.append(st.clone())  # a copy: the game played on would leave only its end
     dt = time.perf_counter() - t0
     reps = 50
     t1 = time.perf_counter()
@@ -85,7 +88,14 @@ def raw_engine(name: str, seconds: float) -> tuple:
         for s in clone_states:
             s.clone()
     clone_us = (time.perf_counter() - t1) / (reps * max(1, len(clone_states))) * 1e6
-    return decisions / dt, clone_us
+    rng = Rng(1)
+    reps = 5
+    t1 = time.perf_counter()
+    for _ in range(reps):
+        for s in clone_states:
+            game.sample_consistent(s, s.current_player, rng)
+    sample_us = (time.perf_counter() - t1) / (reps * max(1, len(clone_states))) * 1e6
+    return decisions / dt, clone_us, sample_us
 
 
 BATCH_SIZES = (1, 64, 1024, 4096)
@@ -236,13 +246,14 @@ def main(argv=None) -> list:
 
 def aec_table(args) -> list:
     rows = []
-    print(f"{'environment':<24}{'AEC decisions/s':>17}{'engine decisions/s':>20}{'games/s':>10}{'clone us':>10}")
+    print(f"{'environment':<24}{'AEC decisions/s':>17}{'engine decisions/s':>20}{'games/s':>10}{'clone us':>10}"
+          f"{'sample us':>11}")
     for name in args.env:
         aec, games = full_path(name, args.seconds)
-        raw, clone_us = raw_engine(name, args.seconds)
+        raw, clone_us, sample_us = raw_engine(name, args.seconds)
         rows.append({"env": name, "aec_decisions_per_s": aec, "engine_decisions_per_s": raw,
-                     "games_per_s": games, "clone_us": clone_us})
-        print(f"{name:<24}{aec:>17,.0f}{raw:>20,.0f}{games:>10,.1f}{clone_us:>10.2f}", flush=True)
+                     "games_per_s": games, "clone_us": clone_us, "sample_us": sample_us})
+        print(f"{name:<24}{aec:>17,.0f}{raw:>20,.0f}{games:>10,.1f}{clone_us:>10.2f}{sample_us:>11.1f}", flush=True)
     return rows
 
 

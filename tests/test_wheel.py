@@ -70,6 +70,9 @@ for name in ENVIRONMENTS:
     expert = agents.make_agent("expert:n=2", name)
     rel = f"checkpoints/value/{name}.npz"
     out["files"][f"agents/{rel}"] = importlib.resources.files("agents").joinpath(rel).is_file()
+    if expert.belief:  # and the belief network where the expert picks its imagined deals by one
+        rel = f"checkpoints/belief/{name}.npz"
+        out["files"][f"agents/{rel}"] = importlib.resources.files("agents").joinpath(rel).is_file()
     out["expert_played"][name] = walk(
         name, 8, 10, lambda env, obs: agents.decide(expert, env, obs["observation"], obs["action_mask"]))
 try:
@@ -158,7 +161,10 @@ def test_the_wheel_ships_every_agent_that_plays_from_a_fresh_venv(installed):
     assert out["files"] == dict.fromkeys(out["files"], True), out["files"]
     assert out["played"] == dict.fromkeys(ENVIRONMENTS, 60), out["played"]
     assert out["expert_played"] == dict.fromkeys(ENVIRONMENTS, 10), out["expert_played"]
-    assert len(out["files"]) == 5 + len(ENVIRONMENTS)
+    from agents.expert import SETTINGS
+
+    beliefs = sum(1 for name in ENVIRONMENTS if SETTINGS[name]["expert"].get("belief"))
+    assert len(out["files"]) == 5 + len(ENVIRONMENTS) + beliefs
     assert out["torch"] is None   # the shipped agents play with numpy alone
 
 

@@ -93,7 +93,8 @@ def test_top_k_searches_only_the_policys_most_probable_moves():
     assert seen >= 3
 
 
-@pytest.mark.parametrize("spec", ["expert:n=8", "expert:n=8,depth=0", "expert:n=8,playout=net"])
+@pytest.mark.parametrize("spec", ["expert:n=8", "expert:n=8,depth=0", "expert:n=8,playout=net",
+                                  "expert:n=8,depth=0,objective=win"])
 def test_batched_playouts_decide_as_one_deal_at_a_time(spec):
     """The expert scores a whole batch of imagined deals at once (its networks run batched); the values land
     on the same moves as when every imagined deal is scored on its own (``pimc``'s order)."""
@@ -194,10 +195,64 @@ def test_expert_needs_the_state():
 def test_networks_of_other_options_are_refused_with_the_way_out():
     """The shipped networks read the default options' observation; other options say what to do instead."""
     with pytest.raises(ValueError, match="leaf=position"):
-        make_agent("expert:prior=normal", "six_of_spades_v0", env_options={"num_players": 3})
+        make_agent("expert:prior=normal,belief=0", "six_of_spades_v0", env_options={"num_players": 3})
     with pytest.raises(ValueError, match="prior=normal"):
-        make_agent("expert:leaf=position", "six_of_spades_v0", env_options={"num_players": 3})
-    bot = make_agent("expert:prior=normal,leaf=position,n=2", "six_of_spades_v0", env_options={"num_players": 3})
+        make_agent("expert:leaf=position,belief=0", "six_of_spades_v0", env_options={"num_players": 3})
+    with pytest.raises(ValueError, match="belief=0"):
+        make_agent("expert:prior=normal,leaf=position,belief=4", "six_of_spades_v0", env_options={"num_players": 3})
+    bot = make_agent("expert:prior=normal,leaf=position,belief=0,n=2", "six_of_spades_v0",
+                     env_options={"num_players": 3})
     env = load_env("six_of_spades_v0").env(episode="deal", num_players=3)
     play_match(env, dict.fromkeys(env.possible_agents, bot), seed=2)
     assert env.unwrapped.game_state.terminal
+
+
+BELIEF = sorted(name for name, levels in SETTINGS.items() if any(lv.get("belief") for lv in levels.values()))
+
+
+@pytest.mark.skipif(not BELIEF, reason="no game's expert uses a belief network")
+@pytest.mark.parametrize("name", BELIEF)
+def test_belief_serves_the_likeliest_imagined_deals_first(name):
+    """``belief=k``: ``k * n`` imagined deals drawn, served by a Gumbel top-k draw on the belief's likelihood;
+    with a huge ``belief_temp`` the noise vanishes and the ``n`` served are the pool's ``n`` likeliest."""
+    from agents.rl.belief import log_likelihood
+
+    for _game, st, cp, _obs, _mask in _decisions(name, 4, 2):
+        agent = make_agent("expert:belief=4,belief_temp=1e9", name, seed=3)
+        game = agent.game
+        pool = []
+        real = game.sample_consistent
+
+        def drawn(state, seat, rng, real=real, pool=pool):
+            pool.append(real(state, seat, rng))
+            return pool[-1]
+
+        game.sample_consistent = drawn
+        try:
+            draw = agent._sampler(st, cp, 5)
+            served = [draw() for _ in range(5)]
+        finally:
+            del game.sample_consistent
+        assert len(pool) == 20 and all(any(s is p for p in pool) for s in served)
+        ll = log_likelihood(agent.belief_net.log_probs(game.observe(st, cp)), [d.hands for d in pool], cp)
+        got = log_likelihood(agent.belief_net.log_probs(game.observe(st, cp)), [d.hands for d in served], cp)
+        assert got.tolist() == pytest.approx(sorted(ll.tolist(), reverse=True)[:5])
+        assert len({round(x, 9) for x in ll.tolist()}) > 5  # the likelihood ranks these deals at all
+
+
+@pytest.mark.skipif(not BELIEF, reason="no game's expert uses a belief network")
+@pytest.mark.parametrize("name", BELIEF)
+def test_the_expert_with_a_belief_decides_from_the_seats_view_only(name):
+    rng = Rng(6)
+    for game, st, cp, obs, mask in _decisions(name, 7, 3):
+        other = game.sample_consistent(st, cp, rng)
+        a = make_agent("expert:n=3,belief=3", name, seed=9).act(obs, mask, state=st, seat=cp)
+        b = make_agent("expert:n=3,belief=3", name, seed=9).act(obs, mask, state=other, seat=cp)
+        assert a == b
+
+
+def test_bad_belief_options_are_refused():
+    with pytest.raises(ValueError, match="belief"):
+        make_agent("expert:belief=1", "dominoes_v0")
+    with pytest.raises(ValueError, match="belief"):
+        make_agent("expert:belief=-2", "dominoes_v0")

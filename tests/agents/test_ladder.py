@@ -72,8 +72,11 @@ def test_published_ladder_measures_the_shipped_bots_of_every_game(name):
         else:
             assert r["real"] and r["margin"]["lo"] > 0, f"{name}: {r['weaker']} < {r['stronger']} not real"
     for level in SEARCH:
-        # depth None: playouts to the end of the deal; work 0: no cap (entries measured before the cap existed)
-        published = {"depth": None, "work": 0, **game["search"][level]}
+        # depth None: playouts to the end of the deal; work 0: no cap, objective points, belief 0 (entries
+        # measured before these options existed)
+        published = {"depth": None, "work": 0, "objective": "points", **game["search"][level]}
+        if level.startswith("expert"):
+            published = {"belief": 0, **published}
         assert published == search_settings(make_agent(level, name)), level
     speed = game["speed"]
     assert speed["normal"]["decisions_per_s"] >= 5000
@@ -118,3 +121,22 @@ def test_the_speed_table_says_where_the_expert_searches_without_a_network():
     assert "network playouts" in text
     assert "prior" not in _search({"search": {"expert": search_settings(make_agent("expert", "dominoes_v0"))}},
                                   "expert")
+
+
+def test_the_speed_table_says_where_a_search_plays_to_win_the_deal():
+    from agents.ladder import _search
+
+    win = search_settings(make_agent("expert:depth=0,objective=win", "dominoes_v0"))
+    assert win["objective"] == "win"
+    assert _search({"search": {"expert": win}}, "expert").endswith(", playing to win the deal")
+    plain = search_settings(make_agent("hard", "dominoes_v0"))
+    assert plain["objective"] == "points" and "win" not in _search({"search": {"hard": plain}}, "hard")
+
+
+def test_the_speed_table_says_where_the_expert_picks_its_deals_by_the_belief():
+    from agents.ladder import _search
+
+    s = search_settings(make_agent("expert", "dominoes_v0"))
+    assert s["belief"] == 0 and "belief" not in _search({"search": {"expert": s}}, "expert")
+    s["belief"] = 4
+    assert _search({"search": {"expert": s}}, "expert").endswith(", the belief's pick of 4 x n drawn deals")

@@ -70,11 +70,21 @@ def _compositions(n: int, allowed: tuple, room: tuple) -> list:
     return out
 
 
+_WAYS: dict = {}
+"""The deal counts of :func:`_sample_counts` per groups' sizes, seats allowed and hand sizes (a search draws
+many imagined deals of one position)."""
+
+
 def _sample_counts(groups: list, sizes: tuple, rng: Rng) -> list:
     """Uniform over deals: choose how many cards of each group go to each seat with probability
     proportional to the number of deals with those counts (product of multinomials), exactly (big ints).
     ``sizes``: the three seats' hand sizes."""
-    memo = {}
+    key0 = (tuple((len(cards), allowed) for cards, allowed in groups), sizes)
+    memo = _WAYS.get(key0)
+    if memo is None:  # the counts depend only on the groups' sizes and seats: kept for the next draws
+        if len(_WAYS) >= 4096:
+            _WAYS.clear()
+        memo = _WAYS[key0] = {}
     ng = len(groups)
 
     def ways(i, room):

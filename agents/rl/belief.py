@@ -1,0 +1,265 @@
+"""A learned belief: who holds each unseen card or tile, from one seat's own observation -- the ``expert``'s
+inference over its imagined deals (:mod:`agents.expert`, option ``belief``).
+
+``game.sample_consistent`` re-deals what a seat cannot see uniformly among the deals that fit the hard facts
+(its hand, the table, voids, knocks, draws). How the other seats played says more: a seat that kept its
+trump back probably has none to spare. This network reads the seat's observation and gives, for every card or
+tile of the game and every other seat, the probability that this seat holds it (one class more: anywhere
+else -- played, the stock, not dealt). The expert draws several times more imagined deals than it plays out
+and keeps the likeliest under this belief (:func:`log_likelihood`, the Gumbel top-k draw of
+:meth:`agents.expert.ExpertAgent._sampler`), as the learned inference of trick-based card-game search does
+(Solinas, Rebstock and Buro, "Improving Search with Supervised Learning in Trick-Based Card Games", AAAI 2019).
+
+It reads only the seat's observation, so it is legal at play time; the true holders are its training targets
+only. Training (``python -m agents.rl.belief --env <game>``, torch): the ``normal`` bot plays whole matches in
+every seat (a share :data:`EPS` of its moves random, as for :mod:`agents.rl.value`); at every position one
+seat's observation (drawn at random) is kept with the holder of every item the seat does not hold; an MLP is
+fitted by cross-entropy per item, a tenth of the matches held out for the reported fit (mean log-likelihood
+per item the seat does not hold, beside the uniform guess over the classes). The data's seeds are their own
+(:data:`DATA_SEED`), no arena deal seed. The network ships as ``agents/checkpoints/belief/<game>.npz`` (+
+``.json``) and plays in numpy.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .policy import CHECKPOINT_DIR, NumpyPolicy
+
+BELIEF_DIR = CHECKPOINT_DIR / "belief"
+DATA_SEED = 20261202   # the belief data's match seeds (no arena seed: agents.seeds)
+EPS = 0.05             # share of random legal moves in the data's matches
+SETTINGS = {"samples": 300_000, "hidden": (256, 256), "epochs": 3, "lr": 1e-3, "batch": 512}
+"""Training settings (every game): positions kept, network layout, passes over the data."""
+
+
+def num_items(game) -> int:
+    """The cards or tiles of the game: the bits of ``state.hands``."""
+    if game.family == "dominoes":
+        from kozel_env.dominoes.tiles import NUM_TILES
+
+        return NUM_TILES
+    from kozel_env.cards.deck import NUM_CARDS
+
+    return NUM_CARDS
+
+
+def holders(hands, seat: int, items: int) -> np.ndarray:
+    """``[B, items, n]`` one-hot holder of every item from ``seat``'s place, for a batch of deals' ``hands``
+    (``[B]`` lists of per-seat bitmasks): class ``r - 1`` the seat ``r`` places after it, class ``n - 1``
+    anywhere else; the items in ``seat``'s own hand are all zero (it knows them)."""
+    h = np.array([[int(x) for x in hs] for hs in hands], dtype=np.uint64)  # [B, n]
+    b, n = h.shape
+    bits = np.unpackbits(h.view(np.uint8).reshape(b, n, 8), axis=-1, bitorder="little")[:, :, :items]
+    out = np.zeros((b, items, n), np.float32)
+    for r in range(1, n):
+        out[:, :, r - 1] = bits[:, (seat + r) % n]
+    out[:, :, n - 1] = 1.0 - bits.sum(axis=1)
+    return out
+
+
+class BeliefNet:
+    """The belief MLP in numpy: ``log_probs(obs)`` ``[items, n]`` for one observation."""
+
+    def __init__(self, mlp: NumpyPolicy):
+        self.mlp = mlp
+        self.config = mlp.config
+        self.items = int(mlp.config["items"])
+        self.classes = int(mlp.config["classes"])
+        self.obs_dim = mlp.obs_dim
+
+    def log_probs(self, obs) -> np.ndarray:
+        x = np.asarray(obs, np.float32)[None]
+        z = self.mlp.logits(x)[0].reshape(self.items, self.classes).astype(np.float64)
+        z -= z.max(axis=1, keepdims=True)
+        return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
+def log_likelihood(logp: np.ndarray, hands, seat: int) -> np.ndarray:
+    """The belief's log-likelihood of each deal in a batch (``[B]`` per-seat hands), summed over the items
+    (held as independent: a score to rank deals by, not a calibrated probability)."""
+    return (holders(hands, seat, logp.shape[0]) * logp[None]).sum(axis=(1, 2))
+
+
+def belief_path(env_name: str, directory=None) -> Path:
+    return (Path(directory) if directory is not None else BELIEF_DIR) / f"{env_name}.npz"
+
+
+_CACHE: dict = {}
+
+
+def load_belief(env_name: str, path=None) -> BeliefNet:
+    """The shipped belief network of ``env_name`` (or the one at ``path``), cached per process."""
+    p = Path(path) if path is not None else belief_path(env_name)
+    if not p.exists():
+        raise FileNotFoundError(f"no belief network for {env_name!r} at {p}; train one with "
+                                f"`python -m agents.rl.belief --env {env_name}`")
+    key = (str(p), p.stat().st_mtime_ns)
+    if key not in _CACHE:
+        net = BeliefNet(NumpyPolicy.from_files(p))
+        trained = net.config.get("env")
+        if trained is not None and trained != env_name:
+            raise ValueError(f"this belief network was trained on {trained!r}, not {env_name!r}")
+        _CACHE[key] = net
+    return _CACHE[key]
+
+
+def collect(env_name: str, samples: int, seed: int = DATA_SEED, eps: float = EPS,
+            env_options: dict | None = None) -> dict:
+    """``samples`` positions of ``normal`` self-play (see the module doc), as arrays: ``obs`` [N, D] (one
+    seat's observation), ``target`` [N, items] (the class of each item's holder from that seat's place, -1
+    for the items in its own hand), ``match`` (which match the position is from: the held-out split is by
+    match)."""
+    from ..base import game_for
+    from ..strategies import strategy_for
+
+    game = game_for(env_name, env_options)
+    strat = strategy_for(game)
+    rng = np.random.default_rng(seed)
+    n_seats = game.num_players
+    items = num_items(game)
+    obs = np.empty((samples, game.obs_spec.size), np.float32)
+    target = np.empty((samples, items), np.int8)
+    match = np.empty(samples, np.int64)
+    k = m = 0
+    while k < samples:
+        st = game.new_state(int(seed * 1_000_003 + m) % (1 << 63))
+        while not st.terminal and k < samples:
+            seat = int(rng.integers(n_seats))
+            obs[k] = game.observe(st, seat)
+            h = holders([st.hands], seat, items)[0]
+            target[k] = np.where(h.any(axis=1), h.argmax(axis=1), -1)
+            match[k] = m
+            k += 1
+            legal = st.legal_actions()
+            if len(legal) == 1:
+                a = legal[0]
+            elif rng.random() < eps:
+                a = legal[int(rng.integers(len(legal)))]
+            else:
+                a = strat.normal_state(st, st.current_player, legal)
+            st.apply_action(a)
+        m += 1
+    return {"obs": obs[:k], "target": target[:k], "match": match[:k]}
+
+
+def train(env_name: str, samples: int | None = None, seed: int = DATA_SEED, out=None, quiet: bool = False,
+          **overrides) -> dict:
+    """Collect, fit and save the belief network of ``env_name``; returns its record (also in the JSON)."""
+    import torch
+
+    from ..base import game_for
+    from .model import mlp
+    from .threads import single_thread_math
+
+    single_thread_math(1, torch_too=True)
+    cfg = {**SETTINGS, **overrides}
+    if samples is not None:
+        cfg["samples"] = samples
+    game = game_for(env_name, None)
+    items, classes = num_items(game), game.num_players
+    t0 = time.process_time()
+    data = collect(env_name, cfg["samples"], seed)
+    obs, y, match = data["obs"], data["target"].astype(np.int64), data["match"]
+    t_data = time.process_time() - t0
+    held = (match % 10) == 9
+    torch.manual_seed(seed % (1 << 31))
+    net = mlp([obs.shape[1], *cfg["hidden"], items * classes], 0.01)
+    opt = torch.optim.Adam(net.parameters(), lr=cfg["lr"])
+    xt, yt = torch.from_numpy(obs[~held]), torch.from_numpy(y[~held])
+    gen = torch.Generator().manual_seed(seed % (1 << 31))
+    n = len(xt)
+    steps = cfg["epochs"] * -(-n // cfg["batch"])
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
+    for _ in range(cfg["epochs"]):
+        perm = torch.randperm(n, generator=gen)
+        for s0 in range(0, n, cfg["batch"]):
+            mb = perm[s0:s0 + cfg["batch"]]
+            logits = net(xt[mb]).reshape(-1, classes)
+            loss = torch.nn.functional.cross_entropy(logits, yt[mb].reshape(-1), ignore_index=-1)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+    layers = [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy())
+              for m in net if isinstance(m, torch.nn.Linear)]
+    record = {"env": env_name, "kind": "belief", "target": "holder of each item the seat cannot see, "
+              "under normal play", "items": items, "classes": classes, "samples": int(len(y)),
+              "held_out": int(held.sum()), "data_seed": seed, "eps": EPS,
+              "settings": {**cfg, "hidden": list(cfg["hidden"])}, "data_cpu_seconds": round(t_data, 1),
+              "train_cpu_seconds": round(time.process_time() - t0 - t_data, 1)}
+    # the network as stored (float16 weights) is what plays: its fit on the held-out matches' positions
+    stored = BeliefNet(NumpyPolicy([(W.astype(np.float16), b.astype(np.float16)) for W, b in layers],
+                                   {"items": items, "classes": classes}))
+    record.update(fit(stored, obs[held], y[held]))
+    record["fresh_ranking_gain"] = ranking_gain(stored, env_name)
+    path = belief_path(env_name, out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    NumpyPolicy(layers).save(path, record)
+    if not quiet:
+        print(json.dumps({k: v for k, v in record.items() if k != "settings"}))
+    return record
+
+
+def fit(net: BeliefNet, obs: np.ndarray, target: np.ndarray) -> dict:
+    """Mean log-likelihood per item the seat does not hold (played ones included, which the observation
+    shows), the network's and the uniform guess's over the classes (nats; higher is better)."""
+    z = net.mlp.logits(obs.astype(np.float32)).reshape(len(obs), net.items, net.classes).astype(np.float64)
+    z -= z.max(axis=2, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(axis=2, keepdims=True))
+    rows, cols = np.nonzero(target >= 0)
+    got = logp[rows, cols, target[rows, cols]]
+    return {"held_out_loglik": float(got.mean()), "held_out_uniform_loglik": float(-np.log(net.classes)),
+            "held_out_items": int(len(got))}
+
+
+def ranking_gain(net: BeliefNet, env_name: str, positions: int = 300, seed: int = DATA_SEED + 1) -> dict:
+    """What the search uses the belief for: at ``positions`` positions of fresh ``normal`` matches (its own
+    ``seed``), the belief's log-likelihood of the true deal minus that of a deal re-drawn by
+    ``sample_consistent`` for the same seat (both fit everything the seat saw). Above zero: the network
+    tells the true hands from the uniform re-deals. Mean and its standard error."""
+    from kozel_env.core.rng import Rng
+
+    from ..base import game_for
+    from ..strategies import strategy_for
+
+    game = game_for(env_name, None)
+    strat = strategy_for(game)
+    rng = np.random.default_rng(seed)
+    krng = Rng(seed)
+    gains = []
+    m = 0
+    while len(gains) < positions:
+        st = game.new_state(int(seed * 1_000_003 + m) % (1 << 63))
+        while not st.terminal and len(gains) < positions:
+            legal = st.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.25:
+                seat = st.current_player
+                logp = net.log_probs(game.observe(st, seat))
+                other = game.sample_consistent(st, seat, krng)
+                ll = log_likelihood(logp, [st.hands, other.hands], seat)
+                gains.append(float(ll[0] - ll[1]))
+            st.apply_action(legal[0] if len(legal) == 1 else strat.normal_state(st, st.current_player, legal))
+        m += 1
+    g = np.array(gains)
+    return {"mean": float(g.mean()), "se": float(g.std(ddof=1) / np.sqrt(len(g))), "positions": len(g)}
+
+
+def main(argv=None) -> list:
+    ap = argparse.ArgumentParser(prog="python -m agents.rl.belief", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--env", nargs="+", required=True)
+    ap.add_argument("--samples", type=int, default=None, help=f"positions (default {SETTINGS['samples']:,})")
+    ap.add_argument("--epochs", type=int, default=None)
+    ap.add_argument("--out", default=None, help="folder (default agents/checkpoints/belief)")
+    ap.add_argument("--seed", type=int, default=DATA_SEED)
+    args = ap.parse_args(argv)
+    over = {"epochs": args.epochs} if args.epochs else {}
+    return [train(e, args.samples, args.seed, args.out, **over) for e in args.env]
+
+
+if __name__ == "__main__":
+    main()
