@@ -21,14 +21,13 @@ per item the seat does not hold, beside the uniform guess over the classes). The
 """
 from __future__ import annotations
 
-import argparse
-import json
 import time
 from pathlib import Path
 
 import numpy as np
 
 from .policy import CHECKPOINT_DIR, NumpyPolicy
+from .searchnets import fit_mlp, load_net, net_path, normal_selfplay, save_net, train_cli
 
 BELIEF_DIR = CHECKPOINT_DIR / "belief"
 DATA_SEED = 20261202   # the belief data's match seeds (no arena seed: agents.seeds)
@@ -86,26 +85,12 @@ def log_likelihood(logp: np.ndarray, hands, seat: int) -> np.ndarray:
 
 
 def belief_path(env_name: str, directory=None) -> Path:
-    return (Path(directory) if directory is not None else BELIEF_DIR) / f"{env_name}.npz"
-
-
-_CACHE: dict = {}
+    return net_path(BELIEF_DIR, env_name, directory)
 
 
 def load_belief(env_name: str, path=None) -> BeliefNet:
     """The shipped belief network of ``env_name`` (or the one at ``path``), cached per process."""
-    p = Path(path) if path is not None else belief_path(env_name)
-    if not p.exists():
-        raise FileNotFoundError(f"no belief network for {env_name!r} at {p}; train one with "
-                                f"`python -m agents.rl.belief --env {env_name}`")
-    key = (str(p), p.stat().st_mtime_ns)
-    if key not in _CACHE:
-        net = BeliefNet(NumpyPolicy.from_files(p))
-        trained = net.config.get("env")
-        if trained is not None and trained != env_name:
-            raise ValueError(f"this belief network was trained on {trained!r}, not {env_name!r}")
-        _CACHE[key] = net
-    return _CACHE[key]
+    return load_net("belief", BELIEF_DIR, env_name, path, BeliefNet)
 
 
 def collect(env_name: str, samples: int, seed: int = DATA_SEED, eps: float = EPS,
@@ -115,35 +100,24 @@ def collect(env_name: str, samples: int, seed: int = DATA_SEED, eps: float = EPS
     for the items in its own hand), ``match`` (which match the position is from: the held-out split is by
     match)."""
     from ..base import game_for
-    from ..strategies import strategy_for
 
     game = game_for(env_name, env_options)
-    strat = strategy_for(game)
     rng = np.random.default_rng(seed)
     n_seats = game.num_players
     items = num_items(game)
     obs = np.empty((samples, game.obs_spec.size), np.float32)
     target = np.empty((samples, items), np.int8)
     match = np.empty(samples, np.int64)
-    k = m = 0
-    while k < samples:
-        st = game.new_state(int(seed * 1_000_003 + m) % (1 << 63))
-        while not st.terminal and k < samples:
-            seat = int(rng.integers(n_seats))
-            obs[k] = game.observe(st, seat)
-            h = holders([st.hands], seat, items)[0]
-            target[k] = np.where(h.any(axis=1), h.argmax(axis=1), -1)
-            match[k] = m
-            k += 1
-            legal = st.legal_actions()
-            if len(legal) == 1:
-                a = legal[0]
-            elif rng.random() < eps:
-                a = legal[int(rng.integers(len(legal)))]
-            else:
-                a = strat.normal_state(st, st.current_player, legal)
-            st.apply_action(a)
-        m += 1
+    k = 0
+    for m, st in normal_selfplay(game, seed, eps, rng):
+        if k >= samples:
+            break
+        seat = int(rng.integers(n_seats))
+        obs[k] = game.observe(st, seat)
+        h = holders([st.hands], seat, items)[0]
+        target[k] = np.where(h.any(axis=1), h.argmax(axis=1), -1)
+        match[k] = m
+        k += 1
     return {"obs": obs[:k], "target": target[:k], "match": match[:k]}
 
 
@@ -153,10 +127,7 @@ def train(env_name: str, samples: int | None = None, seed: int = DATA_SEED, out=
     import torch
 
     from ..base import game_for
-    from .model import mlp
-    from .threads import single_thread_math
 
-    single_thread_math(1, torch_too=True)
     cfg = {**SETTINGS, **overrides}
     if samples is not None:
         cfg["samples"] = samples
@@ -167,26 +138,9 @@ def train(env_name: str, samples: int | None = None, seed: int = DATA_SEED, out=
     obs, y, match = data["obs"], data["target"].astype(np.int64), data["match"]
     t_data = time.process_time() - t0
     held = (match % 10) == 9
-    torch.manual_seed(seed % (1 << 31))
-    net = mlp([obs.shape[1], *cfg["hidden"], items * classes], 0.01)
-    opt = torch.optim.Adam(net.parameters(), lr=cfg["lr"])
-    xt, yt = torch.from_numpy(obs[~held]), torch.from_numpy(y[~held])
-    gen = torch.Generator().manual_seed(seed % (1 << 31))
-    n = len(xt)
-    steps = cfg["epochs"] * -(-n // cfg["batch"])
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
-    for _ in range(cfg["epochs"]):
-        perm = torch.randperm(n, generator=gen)
-        for s0 in range(0, n, cfg["batch"]):
-            mb = perm[s0:s0 + cfg["batch"]]
-            logits = net(xt[mb]).reshape(-1, classes)
-            loss = torch.nn.functional.cross_entropy(logits, yt[mb].reshape(-1), ignore_index=-1)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            sched.step()
-    layers = [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy())
-              for m in net if isinstance(m, torch.nn.Linear)]
+    layers = fit_mlp([obs.shape[1], *cfg["hidden"], items * classes], obs[~held], y[~held],
+                     lambda out, t: torch.nn.functional.cross_entropy(out.reshape(-1, classes), t.reshape(-1),
+                                                                      ignore_index=-1), cfg, seed, out_gain=0.01)
     record = {"env": env_name, "kind": "belief", "target": "holder of each item the seat cannot see, "
               "under normal play", "items": items, "classes": classes, "samples": int(len(y)),
               "held_out": int(held.sum()), "data_seed": seed, "eps": EPS,
@@ -197,11 +151,7 @@ def train(env_name: str, samples: int | None = None, seed: int = DATA_SEED, out=
                                    {"items": items, "classes": classes}))
     record.update(fit(stored, obs[held], y[held]))
     record["fresh_ranking_gain"] = ranking_gain(stored, env_name)
-    path = belief_path(env_name, out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    NumpyPolicy(layers).save(path, record)
-    if not quiet:
-        print(json.dumps({k: v for k, v in record.items() if k != "settings"}))
+    save_net(layers, record, belief_path(env_name, out), quiet)
     return record
 
 
@@ -213,8 +163,8 @@ def fit(net: BeliefNet, obs: np.ndarray, target: np.ndarray) -> dict:
     logp = z - np.log(np.exp(z).sum(axis=2, keepdims=True))
     rows, cols = np.nonzero(target >= 0)
     got = logp[rows, cols, target[rows, cols]]
-    return {"held_out_loglik": float(got.mean()), "held_out_uniform_loglik": float(-np.log(net.classes)),
-            "held_out_items": int(len(got))}
+    return {"held_out_loglik": float(got.mean()) if len(got) else None,  # None: too few matches to hold any out
+            "held_out_uniform_loglik": float(-np.log(net.classes)), "held_out_items": int(len(got))}
 
 
 def ranking_gain(net: BeliefNet, env_name: str, positions: int = 300, seed: int = DATA_SEED + 1) -> dict:
@@ -250,15 +200,7 @@ def ranking_gain(net: BeliefNet, env_name: str, positions: int = 300, seed: int 
 
 
 def main(argv=None) -> list:
-    ap = argparse.ArgumentParser(prog="python -m agents.rl.belief", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--env", nargs="+", required=True)
-    ap.add_argument("--samples", type=int, default=None, help=f"positions (default {SETTINGS['samples']:,})")
-    ap.add_argument("--epochs", type=int, default=None)
-    ap.add_argument("--out", default=None, help="folder (default agents/checkpoints/belief)")
-    ap.add_argument("--seed", type=int, default=DATA_SEED)
-    args = ap.parse_args(argv)
-    over = {"epochs": args.epochs} if args.epochs else {}
-    return [train(e, args.samples, args.seed, args.out, **over) for e in args.env]
+    return train_cli("belief", __doc__, SETTINGS, DATA_SEED, train, argv)
 
 
 if __name__ == "__main__":

@@ -17,14 +17,13 @@ deal seed. The network ships as ``agents/checkpoints/value/<game>.npz`` (+ ``.js
 """
 from __future__ import annotations
 
-import argparse
-import json
 import time
 from pathlib import Path
 
 import numpy as np
 
 from .policy import CHECKPOINT_DIR, NumpyPolicy
+from .searchnets import fit_mlp, load_net, net_path, normal_selfplay, save_net, train_cli
 
 VALUE_DIR = CHECKPOINT_DIR / "value"
 DATA_SEED = 20261201   # the value data's match seeds (no arena seed: agents.seeds)
@@ -50,26 +49,12 @@ class ValueNet:
 
 
 def value_path(env_name: str, directory=None) -> Path:
-    return (Path(directory) if directory is not None else VALUE_DIR) / f"{env_name}.npz"
-
-
-_CACHE: dict = {}
+    return net_path(VALUE_DIR, env_name, directory)
 
 
 def load_value(env_name: str, path=None) -> ValueNet:
     """The shipped value network of ``env_name`` (or the one at ``path``), cached per process."""
-    p = Path(path) if path is not None else value_path(env_name)
-    if not p.exists():
-        raise FileNotFoundError(f"no value network for {env_name!r} at {p}; train one with "
-                                f"`python -m agents.rl.value --env {env_name}`")
-    key = (str(p), p.stat().st_mtime_ns)
-    if key not in _CACHE:
-        net = ValueNet(NumpyPolicy.from_files(p))
-        trained = net.config.get("env")
-        if trained is not None and trained != env_name:
-            raise ValueError(f"this value network was trained on {trained!r}, not {env_name!r}")
-        _CACHE[key] = net
-    return _CACHE[key]
+    return load_net("value", VALUE_DIR, env_name, path, ValueNet)
 
 
 def collect(env_name: str, samples: int, seed: int = DATA_SEED, eps: float = EPS,
@@ -82,7 +67,7 @@ def collect(env_name: str, samples: int, seed: int = DATA_SEED, eps: float = EPS
     from ..strategies import strategy_for
 
     game = game_for(env_name, env_options)
-    strat = strategy_for(game)
+    deal_value = strategy_for(game).deal_value
     rng = np.random.default_rng(seed)
     n_seats = game.num_players
     obs = np.empty((samples, game.obs_spec.size), np.float32)
@@ -90,36 +75,25 @@ def collect(env_name: str, samples: int, seed: int = DATA_SEED, eps: float = EPS
     match = np.empty(samples, np.int64)
     seats = np.empty(samples, np.int64)
     deal = np.empty(samples, np.int64)
+    pending = []   # (row, seat) of the current deal
+
+    def label(st):  # a deal ended: its positions get their seat's value of it
+        vals = [deal_value(st, q) for q in range(n_seats)]
+        for row, q in pending:
+            target[row] = vals[q]
+        pending.clear()
+
     k = 0
-    m = 0
-    while k < samples:
-        st = game.new_state(int(seed * 1_000_003 + m) % (1 << 63))
-        pending = []   # (row, seat) of the current deal
-        deals = len(st.results)
-        while not st.terminal and k < samples:
-            seat = int(rng.integers(n_seats))
-            obs[k] = game.observe(st, seat)
-            match[k], seats[k], deal[k] = m, seat, deals
-            pending.append((k, seat))
-            k += 1
-            legal = st.legal_actions()
-            if len(legal) == 1:
-                a = legal[0]
-            elif rng.random() < eps:
-                a = legal[int(rng.integers(len(legal)))]
-            else:
-                a = strat.normal_state(st, st.current_player, legal)
-            st.apply_action(a)
-            if len(st.results) != deals:   # a deal ended: label its positions
-                deals = len(st.results)
-                vals = [strat.deal_value(st, q) for q in range(n_seats)]
-                for row, q in pending:
-                    target[row] = vals[q]
-                pending = []
-        m += 1
-        if pending:   # the sample budget ran out inside a deal: drop its unlabelled positions
-            k = pending[0][0]
+    for m, st in normal_selfplay(game, seed, eps, rng, on_deal_end=label):
+        if k >= samples:
             break
+        seat = int(rng.integers(n_seats))
+        obs[k] = game.observe(st, seat)
+        match[k], seats[k], deal[k] = m, seat, len(st.results)
+        pending.append((k, seat))
+        k += 1
+    if pending:   # the sample budget ran out inside a deal: drop its unlabelled positions
+        k = pending[0][0]
     return {"obs": obs[:k], "target": target[:k], "seat": seats[:k], "match": match[:k], "deal": deal[:k]}
 
 
@@ -128,10 +102,6 @@ def train(env_name: str, samples: int | None = None, seed: int = DATA_SEED, out=
     """Collect, fit and save the value network of ``env_name``; returns its record (also in the JSON)."""
     import torch
 
-    from .model import mlp
-    from .threads import single_thread_math
-
-    single_thread_math(1, torch_too=True)
     cfg = {**SETTINGS, **overrides}
     if samples is not None:
         cfg["samples"] = samples
@@ -142,25 +112,8 @@ def train(env_name: str, samples: int | None = None, seed: int = DATA_SEED, out=
     held = (match % 10) == 9
     shift, scale = float(y[~held].mean()), float(y[~held].std() or 1.0)
     yn = (y - shift) / scale
-    torch.manual_seed(seed % (1 << 31))
-    net = mlp([obs.shape[1], *cfg["hidden"], 1], 1.0)
-    opt = torch.optim.Adam(net.parameters(), lr=cfg["lr"])
-    xt, yt = torch.from_numpy(obs[~held]), torch.from_numpy(yn[~held])
-    gen = torch.Generator().manual_seed(seed % (1 << 31))
-    n = len(xt)
-    steps = cfg["epochs"] * -(-n // cfg["batch"])
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
-    for _ in range(cfg["epochs"]):
-        perm = torch.randperm(n, generator=gen)
-        for s0 in range(0, n, cfg["batch"]):
-            mb = perm[s0:s0 + cfg["batch"]]
-            loss = torch.nn.functional.mse_loss(net(xt[mb]).squeeze(-1), yt[mb])
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            sched.step()
-    layers = [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy())
-              for m in net if isinstance(m, torch.nn.Linear)]
+    layers = fit_mlp([obs.shape[1], *cfg["hidden"], 1], obs[~held], yn[~held],
+                     lambda out, t: torch.nn.functional.mse_loss(out.squeeze(-1), t), cfg, seed)
     record = {"env": env_name, "kind": "value", "target": "strategy deal_value under normal play",
               "shift": shift, "scale": scale, "samples": int(len(y)), "held_out": int(held.sum()),
               "data_seed": seed, "eps": EPS, "settings": {**cfg, "hidden": list(cfg["hidden"])},
@@ -169,24 +122,12 @@ def train(env_name: str, samples: int | None = None, seed: int = DATA_SEED, out=
     stored = [(W.astype(np.float16), b.astype(np.float16)) for W, b in layers]
     pred = ValueNet(NumpyPolicy(stored, {"scale": scale, "shift": shift})).value(obs[held])
     record["held_out_r2"] = float(1.0 - np.mean((pred - y[held]) ** 2) / np.var(y[held]))
-    path = value_path(env_name, out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    NumpyPolicy(layers).save(path, record)
-    if not quiet:
-        print(json.dumps({k: v for k, v in record.items() if k != "settings"}))
+    save_net(layers, record, value_path(env_name, out), quiet)
     return record
 
 
 def main(argv=None) -> list:
-    ap = argparse.ArgumentParser(prog="python -m agents.rl.value", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--env", nargs="+", required=True)
-    ap.add_argument("--samples", type=int, default=None, help=f"positions (default {SETTINGS['samples']:,})")
-    ap.add_argument("--epochs", type=int, default=None)
-    ap.add_argument("--out", default=None, help="folder (default agents/checkpoints/value)")
-    ap.add_argument("--seed", type=int, default=DATA_SEED)
-    args = ap.parse_args(argv)
-    over = {"epochs": args.epochs} if args.epochs else {}
-    return [train(e, args.samples, args.seed, args.out, **over) for e in args.env]
+    return train_cli("value", __doc__, SETTINGS, DATA_SEED, train, argv)
 
 
 if __name__ == "__main__":

@@ -45,14 +45,20 @@ def test_expert_plays_legal_moves_through_a_deal(name):
     assert env.unwrapped.game_state.terminal
 
 
-@pytest.mark.parametrize("name", ENV_NAMES)
-def test_expert_decides_from_the_seats_view_only(name):
-    """Re-deal everything the seat cannot see: the same expert (same seed) makes the same decision."""
+BELIEF = sorted(name for name, levels in SETTINGS.items() if any(lv.get("belief") for lv in levels.values()))
+"""The games whose expert picks its imagined deals by a learned belief (``agents/checkpoints/belief/``)."""
+
+
+@pytest.mark.parametrize("name,spec", [(name, "expert:n=3") for name in ENV_NAMES] +
+                         [(name, "expert:n=3,belief=3") for name in BELIEF])
+def test_expert_decides_from_the_seats_view_only(name, spec):
+    """Re-deal everything the seat cannot see: the same expert (same seed) makes the same decision (with the
+    belief too: it reads the seat's observation, and the imagined deals come from ``sample_consistent``)."""
     rng = Rng(5)
     for game, st, cp, obs, mask in _decisions(name, 6, 3):
         other = game.sample_consistent(st, cp, rng)
-        a = make_agent("expert:n=3", name, seed=9).act(obs, mask, state=st, seat=cp)
-        b = make_agent("expert:n=3", name, seed=9).act(obs, mask, state=other, seat=cp)
+        a = make_agent(spec, name, seed=9).act(obs, mask, state=st, seat=cp)
+        b = make_agent(spec, name, seed=9).act(obs, mask, state=other, seat=cp)
         assert a == b
 
 
@@ -207,9 +213,6 @@ def test_networks_of_other_options_are_refused_with_the_way_out():
     assert env.unwrapped.game_state.terminal
 
 
-BELIEF = sorted(name for name, levels in SETTINGS.items() if any(lv.get("belief") for lv in levels.values()))
-
-
 @pytest.mark.skipif(not BELIEF, reason="no game's expert uses a belief network")
 @pytest.mark.parametrize("name", BELIEF)
 def test_belief_serves_the_likeliest_imagined_deals_first(name):
@@ -238,17 +241,6 @@ def test_belief_serves_the_likeliest_imagined_deals_first(name):
         got = log_likelihood(agent.belief_net.log_probs(game.observe(st, cp)), [d.hands for d in served], cp)
         assert got.tolist() == pytest.approx(sorted(ll.tolist(), reverse=True)[:5])
         assert len({round(x, 9) for x in ll.tolist()}) > 5  # the likelihood ranks these deals at all
-
-
-@pytest.mark.skipif(not BELIEF, reason="no game's expert uses a belief network")
-@pytest.mark.parametrize("name", BELIEF)
-def test_the_expert_with_a_belief_decides_from_the_seats_view_only(name):
-    rng = Rng(6)
-    for game, st, cp, obs, mask in _decisions(name, 7, 3):
-        other = game.sample_consistent(st, cp, rng)
-        a = make_agent("expert:n=3,belief=3", name, seed=9).act(obs, mask, state=st, seat=cp)
-        b = make_agent("expert:n=3,belief=3", name, seed=9).act(obs, mask, state=other, seat=cp)
-        assert a == b
 
 
 def test_bad_belief_options_are_refused():
