@@ -176,9 +176,8 @@ def _search(game: dict, level: str) -> str:
             ("prior", "net", ", normal's move as prior"), ("leaf", "value", ", the position score at the leaves"),
             ("playout", "rule", ", network playouts")) if s.get(key, default) != default)
     win = ", playing to win the deal" if s.get("objective", "points") == "win" else ""
-    if s.get("belief"):
-        win += f", the belief's pick of {s['belief']} x n drawn deals"
-    return f"{s['n']}, {s['depth'] if s.get('depth') else 'to the end'}{cap}{top}{nets}{win}"
+    belief = f", the belief's pick of {s['belief']} x n drawn deals" if s.get("belief") else ""
+    return f"{s['n']}, {s['depth'] if s.get('depth') else 'to the end'}{cap}{top}{nets}{win}{belief}"
 
 
 def _seed(r: dict, settings: dict) -> str:
