@@ -62,7 +62,8 @@ def holders(hands, seat: int, items: int) -> np.ndarray:
 
 
 class BeliefNet:
-    """The belief MLP in numpy: ``log_probs(obs)`` ``[items, n]`` for one observation."""
+    """The belief MLP in numpy: ``log_probs(obs)`` ``[items, n]`` for one observation (``[B, items, n]`` for a
+    batch)."""
 
     def __init__(self, mlp: NumpyPolicy):
         self.mlp = mlp
@@ -72,10 +73,12 @@ class BeliefNet:
         self.obs_dim = mlp.obs_dim
 
     def log_probs(self, obs) -> np.ndarray:
-        x = np.asarray(obs, np.float32)[None]
-        z = self.mlp.logits(x)[0].reshape(self.items, self.classes).astype(np.float64)
-        z -= z.max(axis=1, keepdims=True)
-        return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        x = np.asarray(obs, np.float32)
+        z = self.mlp.logits(x if x.ndim == 2 else x[None]).reshape(-1, self.items, self.classes)
+        z = z.astype(np.float64)
+        z -= z.max(axis=2, keepdims=True)
+        z -= np.log(np.exp(z).sum(axis=2, keepdims=True))
+        return z if x.ndim == 2 else z[0]
 
 
 def log_likelihood(logp: np.ndarray, hands, seat: int) -> np.ndarray:
@@ -158,9 +161,7 @@ def train(env_name: str, samples: int | None = None, seed: int = DATA_SEED, out=
 def fit(net: BeliefNet, obs: np.ndarray, target: np.ndarray) -> dict:
     """Mean log-likelihood per item the seat does not hold (played ones included, which the observation
     shows), the network's and the uniform guess's over the classes (nats; higher is better)."""
-    z = net.mlp.logits(obs.astype(np.float32)).reshape(len(obs), net.items, net.classes).astype(np.float64)
-    z -= z.max(axis=2, keepdims=True)
-    logp = z - np.log(np.exp(z).sum(axis=2, keepdims=True))
+    logp = net.log_probs(obs)
     rows, cols = np.nonzero(target >= 0)
     got = logp[rows, cols, target[rows, cols]]
     return {"held_out_loglik": float(got.mean()) if len(got) else None,  # None: too few matches to hold any out
@@ -175,26 +176,19 @@ def ranking_gain(net: BeliefNet, env_name: str, positions: int = 300, seed: int 
     from kozel_env.core.rng import Rng
 
     from ..base import game_for
-    from ..strategies import strategy_for
 
     game = game_for(env_name, None)
-    strat = strategy_for(game)
     rng = np.random.default_rng(seed)
     krng = Rng(seed)
     gains = []
-    m = 0
-    while len(gains) < positions:
-        st = game.new_state(int(seed * 1_000_003 + m) % (1 << 63))
-        while not st.terminal and len(gains) < positions:
-            legal = st.legal_actions()
-            if len(legal) > 1 and rng.random() < 0.25:
-                seat = st.current_player
-                logp = net.log_probs(game.observe(st, seat))
-                other = game.sample_consistent(st, seat, krng)
-                ll = log_likelihood(logp, [st.hands, other.hands], seat)
-                gains.append(float(ll[0] - ll[1]))
-            st.apply_action(legal[0] if len(legal) == 1 else strat.normal_state(st, st.current_player, legal))
-        m += 1
+    for _m, st in normal_selfplay(game, seed, 0.0, rng):
+        if len(gains) >= positions:
+            break
+        if len(st.legal_actions()) > 1 and rng.random() < 0.25:  # a quarter of the decisions
+            seat = st.current_player
+            other = game.sample_consistent(st, seat, krng)
+            ll = log_likelihood(net.log_probs(game.observe(st, seat)), [st.hands, other.hands], seat)
+            gains.append(float(ll[0] - ll[1]))
     g = np.array(gains)
     return {"mean": float(g.mean()), "se": float(g.std(ddof=1) / np.sqrt(len(g))), "positions": len(g)}
 
