@@ -227,7 +227,8 @@ def to_markdown(result: dict) -> str:
         "deals clearly beat it, and a playout cut short is scored by a learned value of the seat's own "
         "observation (`agents/checkpoints/value/`); where a network measured worse on the development deals "
         "the search does without it, and where a learned belief of who holds what measured better it plays "
-        "out the likeliest of several times more imagined deals (the speed table says where); "
+        "out the likeliest of several times more imagined deals, and where the policy measured the better "
+        "player of the playouts it plays them instead of `normal` (the speed table says where); "
         "`expert_fast` is its setting for at most "
         "20 ms a decision. Rules of thumb per game: `agents/strategies/`.",
         "",

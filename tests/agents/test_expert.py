@@ -201,12 +201,12 @@ def test_expert_needs_the_state():
 def test_networks_of_other_options_are_refused_with_the_way_out():
     """The shipped networks read the default options' observation; other options say what to do instead."""
     with pytest.raises(ValueError, match="leaf=position"):
-        make_agent("expert:prior=normal,belief=0", "six_of_spades_v0", env_options={"num_players": 3})
-    with pytest.raises(ValueError, match="prior=normal"):
+        make_agent("expert:prior=normal,playout=rule,belief=0", "six_of_spades_v0", env_options={"num_players": 3})
+    with pytest.raises(ValueError, match="prior=normal, top=0, playout=rule"):
         make_agent("expert:leaf=position,belief=0", "six_of_spades_v0", env_options={"num_players": 3})
     with pytest.raises(ValueError, match="belief=0"):
-        make_agent("expert:prior=normal,leaf=position,belief=4", "six_of_spades_v0", env_options={"num_players": 3})
-    bot = make_agent("expert:prior=normal,leaf=position,belief=0,n=2", "six_of_spades_v0",
+        make_agent("expert:prior=normal,leaf=position,playout=rule,belief=4", "six_of_spades_v0", env_options={"num_players": 3})
+    bot = make_agent("expert:prior=normal,leaf=position,playout=rule,belief=0,n=2", "six_of_spades_v0",
                      env_options={"num_players": 3})
     env = load_env("six_of_spades_v0").env(episode="deal", num_players=3)
     play_match(env, dict.fromkeys(env.possible_agents, bot), seed=2)
