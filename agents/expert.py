@@ -46,7 +46,8 @@ SETTINGS: dict = {
                   "fast": {"n": 12, "depth": 8, "top": 4}},
     "queens_and_jacks_v0": {"expert": {"n": 64, "depth": 0, "top": 4}, "fast": {"n": 12, "depth": 0, "top": 4}},
     "beat_or_discard_v0": {"expert": {"n": 32, "depth": 16}, "fast": {"n": 8, "depth": 16}},
-    "six_of_spades_v0": {"expert": {"n": 64, "depth": 16, "belief": 4, "playout": "net"}, "fast": {"n": 8, "depth": 16}},
+    "six_of_spades_v0": {"expert": {"n": 64, "depth": 16, "belief": 4, "playout": "net"},
+                         "fast": {"n": 8, "depth": 16}},
 }
 """Per game and level: the ``pimc`` options of the search (``n`` imagined deals, ``depth`` actions before the
 leaf value; 0 = to the end of the deal) and the expert's own (``top``, ``prior``, ``leaf``, ``belief``).
@@ -108,7 +109,8 @@ class ExpertAgent(PIMCAgent):
             self.net = cached_policy(str(policy_path or checkpoint_path(env_name)))
             if self.net.obs_dim != self.game.obs_spec.size:
                 raise ValueError(f"the policy of {env_name} reads observations of {self.net.obs_dim}, not "
-                                 f"{self.game.obs_spec.size} ({self.env_options}): use prior=normal, top=0, playout=rule")
+                                 f"{self.game.obs_spec.size} ({self.env_options}): "
+                                 f"use prior=normal, top=0, playout=rule")
         self.belief = int(preset["belief"] if belief is None else belief)
         self.belief_temp = float(preset["belief_temp"] if belief_temp is None else belief_temp)
         if self.belief < 0 or self.belief == 1:

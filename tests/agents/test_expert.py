@@ -205,7 +205,8 @@ def test_networks_of_other_options_are_refused_with_the_way_out():
     with pytest.raises(ValueError, match="prior=normal, top=0, playout=rule"):
         make_agent("expert:leaf=position,belief=0", "six_of_spades_v0", env_options={"num_players": 3})
     with pytest.raises(ValueError, match="belief=0"):
-        make_agent("expert:prior=normal,leaf=position,playout=rule,belief=4", "six_of_spades_v0", env_options={"num_players": 3})
+        make_agent("expert:prior=normal,leaf=position,playout=rule,belief=4", "six_of_spades_v0",
+                   env_options={"num_players": 3})
     bot = make_agent("expert:prior=normal,leaf=position,playout=rule,belief=0,n=2", "six_of_spades_v0",
                      env_options={"num_players": 3})
     env = load_env("six_of_spades_v0").env(episode="deal", num_players=3)
