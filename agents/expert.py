@@ -50,7 +50,7 @@ SETTINGS: dict = {
                          "fast": {"n": 8, "depth": 16}},
 }
 """Per game and level: the ``pimc`` options of the search (``n`` imagined deals, ``depth`` actions before the
-leaf value; 0 = to the end of the deal) and the expert's own (``top``, ``prior``, ``leaf``, ``belief``).
+leaf value; 0 = to the end of the deal) and the expert's own (``top``, ``prior``, ``leaf``, ``playout``, ``belief``).
 Unlisted options: :data:`BASE`. Chosen on the development deals: ``agents/rl/BASELINES.md`` ("The expert")
 lists what was tried."""
 
