@@ -27,9 +27,9 @@ It sees only what its seat may see, exactly as ``hard`` does: the engine state r
 game (:data:`SETTINGS`: ``expert`` for a mean of at most 100 ms a decision on one core, ``fast`` for at most
 20 ms) were chosen on the development deals (``agents.seeds.DEVELOPMENT``); their ladder steps are measured on
 the release's table deals (``agents.seeds.TABLE``). Options as for ``pimc`` plus ``top``,
-``prior`` (``"net"`` or ``"normal"``), ``leaf`` (``"value"`` or ``"position"``), ``playout`` (``"rule"`` or
-``"net"``), ``belief`` (0: off) and ``belief_temp``; ``level`` is ``expert`` or ``fast`` (spec
-``expert:level=fast``, preset ``expert_fast``).
+``prior`` (``"net"`` or ``"normal"``), ``leaf`` (``"value"`` or ``"position"``), ``playout`` (``"rule"``,
+``"net"`` or ``"side"``: :data:`PLAYOUTS`), ``belief`` (0: off) and ``belief_temp``; ``level`` is ``expert`` or
+``fast`` (spec ``expert:level=fast``, preset ``expert_fast``).
 """
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ from .pimc import PIMCAgent, deal_over
 SETTINGS: dict = {
     "dominoes_v0": {"expert": {"n": 48, "depth": 8}, "fast": {"n": 12, "depth": 8}},
     "dominoes_ffa_v0": {"expert": {"n": 128, "depth": 0}, "fast": {"n": 12, "depth": 8}},
-    "sea_goat_v0": {"expert": {"n": 96, "depth": 8, "top": 4}, "fast": {"n": 16, "depth": 8, "top": 4}},
+    "sea_goat_v0": {"expert": {"n": 96, "depth": 8, "top": 4, "playout": "side"},
+                    "fast": {"n": 16, "depth": 8, "top": 4}},
     "boneyard_v0": {"expert": {"n": 96, "depth": 8, "top": 4}, "fast": {"n": 16, "depth": 8, "top": 4}},
     "donkey_v0": {"expert": {"n": 64, "depth": 8, "prior": "normal", "leaf": "position"},
                   "fast": {"n": 12, "depth": 8, "top": 4}},
@@ -53,6 +54,11 @@ SETTINGS: dict = {
 leaf value; 0 = to the end of the deal) and the expert's own (``top``, ``prior``, ``leaf``, ``playout``, ``belief``).
 Unlisted options: :data:`BASE`. Chosen on the development deals: ``agents/rl/BASELINES.md`` ("The expert")
 lists what was tried."""
+
+PLAYOUTS = ("rule", "net", "side")
+"""Who plays on after the searched move: ``rule``, every seat by the rollout rule (``normal``); ``net``, every
+seat by the shipped policy's greedy move; ``side``, the policy for the searching seat's own side (itself and
+its partner) and the rule for the others, who are modelled as the rule-based bots they are likely to be."""
 
 BASE = {"z": 1.0, "prune": 3.0, "work": 0, "min_n": 4, "rollout": "normal", "nest": 0, "objective": "points",
         "top": 0, "prior": "net", "leaf": "value", "playout": "rule", "belief": 0, "belief_temp": 1.0}
@@ -97,12 +103,12 @@ class ExpertAgent(PIMCAgent):
         if self.leaf_kind not in ("value", "position"):
             raise ValueError(f"expert leaf must be 'value' or 'position', got {self.leaf_kind!r}")
         self.playout = preset["playout"] if playout is None else playout
-        if self.playout not in ("rule", "net"):
-            raise ValueError(f"expert playout must be 'rule' or 'net', got {self.playout!r}")
+        if self.playout not in PLAYOUTS:
+            raise ValueError(f"expert playout must be one of {PLAYOUTS}, got {self.playout!r}")
         if self.top < 0:
             raise ValueError(f"expert needs top >= 0 (0: every legal move), got {self.top}")
         self.net = None
-        if self.prior_kind == "net" or self.top or self.playout == "net":
+        if self.prior_kind == "net" or self.top or self.playout != "rule":
             from .rl.policy import cached_policy, checkpoint_path
 
             _one_blas_thread()
@@ -167,7 +173,9 @@ class ExpertAgent(PIMCAgent):
         left = [self.depth] * len(states)
         live = list(range(len(states)))
         leaves = []
-        net = self.net if self.playout == "net" else None
+        net = self.net if self.playout != "rule" else None
+        side = game.side_of(seat)
+        own_only = self.playout == "side"
         move = self._rollout_move
         while live:
             ask, nxt = [], []
@@ -185,7 +193,7 @@ class ExpertAgent(PIMCAgent):
                 self._moves += 1
                 if len(legal) == 1:
                     s.apply_action(legal[0])
-                elif net is None:
+                elif net is None or (own_only and game.side_of(s.current_player) != side):
                     s.apply_action(move(s, legal))
                 else:
                     ask.append((i, legal))

@@ -164,6 +164,10 @@ def _ms(speed: dict) -> str:
     return f"{speed['ms_per_decision']:.1f}" + (f", {p95:.1f}" if p95 is not None else "")
 
 
+PLAYOUT_TEXT = {"net": ", network playouts", "side": ", network playouts for its own side"}
+"""The speed table's words for the expert's ``playout`` option (:data:`agents.expert.PLAYOUTS`)."""
+
+
 def _search(game: dict, level: str) -> str:
     s = game.get("search", {}).get(level)
     if not s:
@@ -174,7 +178,7 @@ def _search(game: dict, level: str) -> str:
     if "prior" in s:  # the expert: say where it does without a network
         nets = "".join(text for key, default, text in (
             ("prior", "net", ", normal's move as prior"), ("leaf", "value", ", the position score at the leaves"),
-            ("playout", "rule", ", network playouts")) if s.get(key, default) != default)
+            ("playout", "rule", PLAYOUT_TEXT.get(s.get("playout"), ""))) if s.get(key, default) != default)
     win = ", playing to win the deal" if s.get("objective", "points") == "win" else ""
     belief = f", the belief's pick of {s['belief']} x n drawn deals" if s.get("belief") else ""
     return f"{s['n']}, {s['depth'] if s.get('depth') else 'to the end'}{cap}{top}{nets}{win}{belief}"
@@ -228,7 +232,8 @@ def to_markdown(result: dict) -> str:
         "observation (`agents/checkpoints/value/`); where a network measured worse on the development deals "
         "the search does without it, and where a learned belief of who holds what measured better it plays "
         "out the likeliest of several times more imagined deals, and where the policy measured the better "
-        "player of the playouts it plays them instead of `normal` (the speed table says where); "
+        "player of the playouts it plays them instead of `normal`, for every seat or for the searching "
+        "seat's own side only (the speed table says where); "
         "`expert_fast` is its setting for at most "
         "20 ms a decision. Rules of thumb per game: `agents/strategies/`.",
         "",

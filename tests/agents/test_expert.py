@@ -100,7 +100,7 @@ def test_top_k_searches_only_the_policys_most_probable_moves():
 
 
 @pytest.mark.parametrize("spec", ["expert:n=8", "expert:n=8,depth=0", "expert:n=8,playout=net",
-                                  "expert:n=8,depth=0,objective=win"])
+                                  "expert:n=8,playout=side", "expert:n=8,depth=0,objective=win"])
 def test_batched_playouts_decide_as_one_deal_at_a_time(spec):
     """The expert scores a whole batch of imagined deals at once (its networks run batched); the values land
     on the same moves as when every imagined deal is scored on its own (``pimc``'s order)."""
@@ -156,6 +156,39 @@ def test_net_playouts_play_the_policys_greedy_move_for_every_seat():
         differ += abs(r - v) > 1e-4
     assert differ > 0
 
+
+
+@pytest.mark.parametrize("name", ["dominoes_v0", "boneyard_v0"])
+def test_side_playouts_play_the_policy_for_the_seats_side_and_the_rule_for_the_others(name):
+    """``playout=side``: in the playouts the searching seat's own side (itself and its partner; in a game of
+    each for himself, itself) plays the shipped policy's greedy move, every other seat the rollout rule's; the
+    value differs from both the all-policy and the all-rule playouts somewhere (this can fail)."""
+    net = load(name)
+    agent = make_agent("expert:depth=8,playout=side", name)
+    rule = make_agent("expert:depth=8", name)
+    full = make_agent("expert:depth=8,playout=net", name)
+    off_rule = off_net = 0
+    for game, st, cp, _obs, _mask in _decisions(name, 5, 12):
+        mine = st.clone()
+        for _ in range(8):
+            if mine.terminal or len(mine.results) != len(st.results):
+                break
+            legal = mine.legal_actions()
+            if len(legal) == 1:
+                mine.apply_action(legal[0])
+            elif game.side_of(mine.current_player) == game.side_of(cp):
+                m = np.zeros(game.num_actions, np.int8)
+                m[legal] = 1
+                mine.apply_action(net.act(game.observe(mine, mine.current_player), m))
+            else:
+                mine.apply_action(rule._rollout_move(mine, legal))
+        ended = mine.terminal or len(mine.results) != len(st.results)
+        want = agent._value(mine, cp) if ended else agent._cutoff(mine, cp)
+        [v] = agent._evaluate([st.clone()], len(st.results), cp, 0)
+        assert v == pytest.approx(want, rel=1e-5, abs=1e-5)
+        off_rule += abs(rule._evaluate([st.clone()], len(st.results), cp, 0)[0] - v) > 1e-4
+        off_net += abs(full._evaluate([st.clone()], len(st.results), cp, 0)[0] - v) > 1e-4
+    assert off_rule > 0 and off_net > 0
 
 def test_scores_land_on_their_moves():
     """``_score``: a group holds the children of one imagined deal after another, the active moves in order."""

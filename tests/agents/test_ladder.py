@@ -118,7 +118,10 @@ def test_the_speed_table_says_where_the_expert_searches_without_a_network():
                                                             "dominoes_v0"))}}
     text = _search(game, "expert")
     assert "normal's move as prior" in text and "position score at the leaves" in text
-    assert "network playouts" in text
+    assert "network playouts" in text and "own side" not in text
+    side = _search({"search": {"expert": search_settings(make_agent("expert:playout=side", "dominoes_v0"))}},
+                   "expert")
+    assert side.endswith(", network playouts for its own side")
     assert "prior" not in _search({"search": {"expert": search_settings(make_agent("expert", "dominoes_v0"))}},
                                   "expert")
 
