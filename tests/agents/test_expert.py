@@ -128,34 +128,44 @@ def test_batched_playouts_decide_as_one_deal_at_a_time(spec):
     assert informative >= 3
 
 
+def _played_on(agent, game, st, cp, depth: int, by_policy) -> float:
+    """The value the expert's playout should give ``st`` for seat ``cp``: ``depth`` actions, each seat with a
+    choice playing the shipped policy's greedy move where ``by_policy(seat)``, the rollout rule's elsewhere."""
+    net = load(agent.env_name)
+    mine = st.clone()
+    for _ in range(depth):
+        if mine.terminal or len(mine.results) != len(st.results):
+            break
+        legal = mine.legal_actions()
+        if len(legal) == 1:
+            mine.apply_action(legal[0])
+        elif by_policy(mine.current_player):
+            m = np.zeros(game.num_actions, np.int8)
+            m[legal] = 1
+            mine.apply_action(net.act(game.observe(mine, mine.current_player), m))
+        else:
+            mine.apply_action(agent._rollout_move(mine, legal))
+    ended = mine.terminal or len(mine.results) != len(st.results)
+    return agent._value(mine, cp) if ended else agent._cutoff(mine, cp)
+
+
+def _playout_value(agent, st, cp) -> float:
+    [v] = agent._evaluate([st.clone()], len(st.results), cp, 0)
+    return v
+
+
 def test_net_playouts_play_the_policys_greedy_move_for_every_seat():
     """``playout=net``: in the playouts every seat with a choice plays the shipped policy's greedy move on its
     own view of the imagined deal (and that is not what the rule's playouts give: this can fail)."""
     name = "dominoes_v0"
-    net = load(name)
     agent = make_agent("expert:depth=6,playout=net", name)
     rule = make_agent("expert:depth=6", name)
     differ = 0
     for game, st, cp, _obs, _mask in _decisions(name, 5, 12):
-        mine = st.clone()
-        for _ in range(6):
-            if mine.terminal or len(mine.results) != len(st.results):
-                break
-            legal = mine.legal_actions()
-            if len(legal) > 1:
-                m = np.zeros(game.num_actions, np.int8)
-                m[legal] = 1
-                mine.apply_action(net.act(game.observe(mine, mine.current_player), m))
-            else:
-                mine.apply_action(legal[0])
-        ended = mine.terminal or len(mine.results) != len(st.results)
-        want = agent._value(mine, cp) if ended else agent._cutoff(mine, cp)
-        [v] = agent._evaluate([st.clone()], len(st.results), cp, 0)
-        assert v == pytest.approx(want, rel=1e-5, abs=1e-5)
-        [r] = rule._evaluate([st.clone()], len(st.results), cp, 0)
-        differ += abs(r - v) > 1e-4
+        v = _playout_value(agent, st, cp)
+        assert v == pytest.approx(_played_on(agent, game, st, cp, 6, lambda seat: True), rel=1e-5, abs=1e-5)
+        differ += abs(_playout_value(rule, st, cp) - v) > 1e-4
     assert differ > 0
-
 
 
 @pytest.mark.parametrize("name", ["dominoes_v0", "boneyard_v0"])
@@ -163,31 +173,16 @@ def test_side_playouts_play_the_policy_for_the_seats_side_and_the_rule_for_the_o
     """``playout=side``: in the playouts the searching seat's own side (itself and its partner; in a game of
     each for himself, itself) plays the shipped policy's greedy move, every other seat the rollout rule's; the
     value differs from both the all-policy and the all-rule playouts somewhere (this can fail)."""
-    net = load(name)
     agent = make_agent("expert:depth=8,playout=side", name)
     rule = make_agent("expert:depth=8", name)
     full = make_agent("expert:depth=8,playout=net", name)
     off_rule = off_net = 0
     for game, st, cp, _obs, _mask in _decisions(name, 5, 12):
-        mine = st.clone()
-        for _ in range(8):
-            if mine.terminal or len(mine.results) != len(st.results):
-                break
-            legal = mine.legal_actions()
-            if len(legal) == 1:
-                mine.apply_action(legal[0])
-            elif game.side_of(mine.current_player) == game.side_of(cp):
-                m = np.zeros(game.num_actions, np.int8)
-                m[legal] = 1
-                mine.apply_action(net.act(game.observe(mine, mine.current_player), m))
-            else:
-                mine.apply_action(rule._rollout_move(mine, legal))
-        ended = mine.terminal or len(mine.results) != len(st.results)
-        want = agent._value(mine, cp) if ended else agent._cutoff(mine, cp)
-        [v] = agent._evaluate([st.clone()], len(st.results), cp, 0)
+        v = _playout_value(agent, st, cp)
+        want = _played_on(agent, game, st, cp, 8, lambda seat, g=game, c=cp: g.side_of(seat) == g.side_of(c))
         assert v == pytest.approx(want, rel=1e-5, abs=1e-5)
-        off_rule += abs(rule._evaluate([st.clone()], len(st.results), cp, 0)[0] - v) > 1e-4
-        off_net += abs(full._evaluate([st.clone()], len(st.results), cp, 0)[0] - v) > 1e-4
+        off_rule += abs(_playout_value(rule, st, cp) - v) > 1e-4
+        off_net += abs(_playout_value(full, st, cp) - v) > 1e-4
     assert off_rule > 0 and off_net > 0
 
 def test_scores_land_on_their_moves():
