@@ -28,7 +28,14 @@ from agents.seeds import DEVELOPMENT
 from kozel_env.registry import ENVIRONMENTS
 
 
-class OmniscientSearch(PIMCAgent):
+class TrueDeal:
+    """A search's imagined deals replaced by the true one: a copy of the engine state, every call."""
+
+    def _sampler(self, state, seat: int, n: int):
+        return state.clone
+
+
+class OmniscientSearch(TrueDeal, PIMCAgent):
     """``hard``'s search whose one imagined deal is the true one (a copy of the engine state)."""
 
     name = "omniscient"
@@ -36,11 +43,8 @@ class OmniscientSearch(PIMCAgent):
     def __init__(self, env_name: str, seed: int = 0, env_options: dict | None = None):
         super().__init__(env_name, seed, env_options, level="hard", n=1, depth=0)
 
-    def _sampler(self, state, seat: int, n: int):
-        return state.clone
 
-
-class OmniscientPolicyPlayouts(ExpertAgent):
+class OmniscientPolicyPlayouts(TrueDeal, ExpertAgent):
     """The same bound with the shipped policy playing every seat after the move (``playout=net``); the
     move kept unless the true deal says otherwise is still ``normal``'s, and every legal move is compared."""
 
@@ -51,9 +55,6 @@ class OmniscientPolicyPlayouts(ExpertAgent):
     def __init__(self, env_name: str, seed: int = 0, env_options: dict | None = None):
         super().__init__(env_name, seed, env_options, n=1, depth=0, z=1.0, prior="normal", top=0,
                          playout=self.PLAYOUT, belief=0)
-
-    def _sampler(self, state, seat: int, n: int):
-        return state.clone
 
 
 class OmniscientSidePlayouts(OmniscientPolicyPlayouts):
@@ -69,7 +70,8 @@ PLAYOUTS = {"rule": OmniscientSearch, "net": OmniscientPolicyPlayouts, "side": O
 
 def measure(env_name: str, sets: int, seed: int = DEVELOPMENT, playout: str = "rule") -> dict:
     """The omniscient search against ``hard`` on ``sets`` duplicate sets (``playout``: ``"rule"``, every
-    seat plays on by ``normal``; ``"net"``, by the shipped policy): the arena's pair record (deal score
+    seat plays on by ``normal``; ``"net"``, by the shipped policy; ``"side"``, the policy for the searching
+    seat's side and ``normal`` for the others): the arena's pair record (deal score
     and points margin with their 95% intervals) plus ``ms_per_decision`` and ``wall_s``."""
     if playout not in PLAYOUTS:
         raise ValueError(f"playout must be one of {sorted(PLAYOUTS)}, got {playout!r}")
