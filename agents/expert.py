@@ -46,7 +46,7 @@ SETTINGS: dict = {
     "donkey_v0": {"expert": {"n": 64, "depth": 8, "prior": "normal", "leaf": "position"},
                   "fast": {"n": 12, "depth": 8, "top": 4}},
     "queens_and_jacks_v0": {"expert": {"n": 64, "depth": 0, "top": 4}, "fast": {"n": 12, "depth": 0, "top": 4}},
-    "beat_or_discard_v0": {"expert": {"n": 32, "depth": 16}, "fast": {"n": 8, "depth": 16}},
+    "beat_or_discard_v0": {"expert": {"n": 32, "depth": 16, "top": 3, "playout": "net"}, "fast": {"n": 8, "depth": 16}},
     "six_of_spades_v0": {"expert": {"n": 64, "depth": 16, "belief": 4, "playout": "net"},
                          "fast": {"n": 8, "depth": 16}},
 }
