@@ -45,6 +45,11 @@ EXPERT_STEPS = [("hard", "expert"), ("crazy", "expert")]
 """The expert's steps: over the strongest bots (issue 15: deal score >= 55% and the margin's interval above
 zero over ``hard`` in every game, over ``crazy`` in at least half of them)."""
 EXPERT_SETS = 200
+EXPERT_TARGET = 0.55
+"""Issue 15's target for each of the expert's steps: a deal score of at least 55% and a real step (the points
+margin's 95% interval above zero). :func:`target_text` says, row by row, whether a measured step meets it."""
+WHY = "#against-the-targets-and-why-some-fall-short"
+"""The README's section (from ``agents/rl/BASELINES.md``) that says why a target is not met."""
 SEARCH = ("hard", "crazy", "expert", "expert_fast")
 """The agents whose search settings and milliseconds per decision the speed table reports."""
 HERE = Path(__file__).resolve().parent
@@ -184,6 +189,26 @@ def _search(game: dict, level: str) -> str:
     return f"{s['n']}, {s['depth'] if s.get('depth') else 'to the end'}{cap}{top}{nets}{win}{belief}"
 
 
+def target_met(row: dict) -> bool:
+    """Whether a measured expert step meets :data:`EXPERT_TARGET` (deal score and a real margin)."""
+    return row["score"]["mean"] >= EXPERT_TARGET and row["margin"]["lo"] > 0
+
+
+def target_text(row: dict) -> str:
+    """The ladder's target column: ``-`` for the bots' steps; for the expert's, ``met`` or ``not met`` with the
+    figure that falls short and a link to why."""
+    if (row["weaker"], row["stronger"]) not in EXPERT_STEPS:
+        return "-"
+    if target_met(row):
+        return "met"
+    short = []
+    if row["score"]["mean"] < EXPERT_TARGET:
+        short.append(f"{100 * row['score']['mean']:.1f}% < {100 * EXPERT_TARGET:.0f}%")
+    if row["margin"]["lo"] <= 0:
+        short.append("margin's interval not above 0")
+    return f"not met: {', '.join(short)} ([why]({WHY}))"
+
+
 def _seed(r: dict, settings: dict) -> str:
     s = r.get("seed", settings.get("seed", DEVELOPMENT))
     return "table" if s == TABLE else ("development" if s == DEVELOPMENT else str(s))
@@ -215,7 +240,9 @@ def to_markdown(result: dict) -> str:
         "tiles; one deal per episode): the stronger one's deal score (win 1, tie 1/2) and its margin in "
         "points per deal (the engine's `seat_points`: penalty points avoided, or points won in "
         "queens-and-jacks), each with its 95% confidence interval over the duplicate sets. A step is real "
-        "when the margin's interval lies above zero. The bots' steps play the development deals (arena seed "
+        "when the margin's interval lies above zero; the expert's steps also say whether they meet issue 15's "
+        f"target ({100 * EXPERT_TARGET:.0f}% of the deals and a real step). The bots' steps play the development "
+        "deals (arena seed "
         f"{DEVELOPMENT}, `agents.seeds.DEVELOPMENT`: their presets were chosen there); the expert's steps play "
         f"this release's table deals (`agents.seeds.TABLE` = {TABLE}, from the package version), which no "
         "setting was chosen on.",
@@ -238,14 +265,14 @@ def to_markdown(result: dict) -> str:
         "20 ms a decision. Rules of thumb per game: `agents/strategies/`.",
         "",
         "| game | step | deals played | duplicate sets | deals | stronger's deal score | points per deal, "
-        "stronger - weaker | real |",
-        "|---|---|---|---:|---:|---|---|:---:|",
+        "stronger - weaker | real | target |",
+        "|---|---|---|---:|---:|---|---|:---:|---|",
     ]
     for env_name, g in result["games"].items():
         for r in g["steps"]:
             lines.append(f"| {env_name} | {r['weaker']} < {r['stronger']} | {_seed(r, g['settings'])} | {r['sets']} | "
                          f"{r['deals']} | {_fmt(r['score'], pct=True)} | {_fmt(r['margin'])} | "
-                         f"{'yes' if r['real'] else 'no'} |")
+                         f"{'yes' if r['real'] else 'no'} | {target_text(r)} |")
     if any("speed" in g for g in result["games"].values()):
         lines += ["", "### Bot speeds", "",
                   "Process CPU time per decision, the agent in one seat, `normal` in the others, one deal per "
