@@ -129,6 +129,12 @@ def test_the_ladder_says_of_each_expert_step_whether_it_meets_the_target():
     text = to_markdown({"games": {"dominoes_v0": {**PUBLISHED["dominoes_v0"],
                                                   "steps": [row("hard", "expert", 0.5, -0.2)]}}})
     assert "| no | not met: 50.0% < 55%, margin's interval not above 0 ([why](#" in text
+    from agents.ladder import WHY
+
+    headings = [line.lstrip("#").strip() for line in (HERE / "rl" / "BASELINES.md").read_text().splitlines()
+                if line.startswith("#")]
+    anchors = {"#" + "".join(c for c in h.lower().replace(" ", "-") if c.isalnum() or c in "-_") for h in headings}
+    assert WHY in anchors, "the link to why points at a heading of the baselines page (in the README)"
 
 
 @pytest.mark.slow
