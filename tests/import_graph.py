@@ -1,19 +1,24 @@
-"""The import graph of a package, read from its source (``ast``, nothing imported), and its cycles.
+"""The import graph of a package (or of several packages together), read from its source (``ast``, nothing
+imported), and its cycles.
 
     from tests.import_graph import import_cycles
-    assert not import_cycles(Path("agents"), "agents")
+    assert not import_cycles(Path("agents"), "agents", function_level=True, typing=True)
 
 :func:`import_graph` maps every module of the package (``pkg.sub.mod``; a package's ``__init__`` is the
 package's own name) to the modules of the package it imports: ``import pkg.x``, ``from pkg import x``
 (``pkg.x`` where ``x`` is a submodule, else ``pkg`` itself), and relative imports resolved against the
-importing module (``from .. import make_agent`` in ``pkg.rl.policy`` is ``pkg``). Module-level imports are
-those Python runs on import (including those under ``if``/``try`` at module level); function-level ones
-run only when called; those under ``if TYPE_CHECKING:`` never run and are never edges. The implicit
-import of a parent package (importing ``pkg.x`` first imports ``pkg``) is not an edge: it cannot close a
-loop of its own.
+importing module (``from .. import make_agent`` in ``pkg.rl.policy`` is ``pkg``). Imports come in three
+kinds: module-level ones are those Python runs on import (including those under ``if``/``try`` at module
+level); function-level ones run only when called (a lazy import); typing ones, under ``if TYPE_CHECKING:``,
+never run. The module-level graph has the first kind only; ``function_level`` adds the second, ``typing`` the
+third: a loop of lazy or typing-only imports does not fail at run time, but it is still two modules that
+each need the other (a design circle), which is what the tests forbid. The implicit import of a parent
+package (importing ``pkg.x`` first imports ``pkg``) is not an edge: it cannot close a loop of its own.
 
-:func:`import_cycles` lists the cycles of the module-level graph (one per strongly connected component,
-each as the loop of module names it follows), empty when there is none.
+:func:`packages_graph` is the same over several packages at once (``{"kozel_env": dir, "agents": dir}``), so a
+loop that leaves one package and comes back is seen too. :func:`import_cycles` / :func:`cycles` list the
+cycles (one per strongly connected component, each as the loop of module names it follows), empty when
+there is none.
 """
 from __future__ import annotations
 
@@ -88,20 +93,30 @@ def _targets(node: ast.AST, module: str, is_package: bool, known: dict) -> list:
     return sorted(set(out))
 
 
-def import_graph(package_dir: Path, package_name: str, function_level: bool = False) -> dict:
-    """``module -> set of the package's modules it imports`` (module-level imports; with
-    ``function_level`` the imports inside functions too). See the module doc."""
-    known = modules_of(package_dir, package_name)
+def packages_graph(packages: dict, function_level: bool = False, typing: bool = False) -> dict:
+    """``module -> set of the modules it imports`` over every package of ``packages`` (``name -> source
+    folder``) at once: module-level imports; with ``function_level`` the imports inside functions too, with
+    ``typing`` those under ``if TYPE_CHECKING:`` too. See the module doc."""
+    known = {}
+    for name, folder in packages.items():
+        known.update(modules_of(folder, name))
     graph = {}
     for module, path in known.items():
         tree = ast.parse(path.read_text(), filename=str(path))
         is_package = path.name == "__init__.py"
         edges = set()
         for node, when in _imports(tree):
-            if when == "module" or (when == "function" and function_level):
+            if when == "module" or (when == "function" and function_level) or (when == "typing" and typing):
                 edges.update(t for t in _targets(node, module, is_package, known) if t != module)
         graph[module] = edges
     return graph
+
+
+def import_graph(package_dir: Path, package_name: str, function_level: bool = False, typing: bool = False) -> dict:
+    """``module -> set of the package's modules it imports`` (module-level imports; with
+    ``function_level`` the imports inside functions too, with ``typing`` those under ``if TYPE_CHECKING:``
+    too). See the module doc."""
+    return packages_graph({package_name: package_dir}, function_level, typing)
 
 
 def _strongly_connected(graph: dict) -> list:
@@ -164,9 +179,13 @@ def _loop_through(graph: dict, comp: list) -> list:
     return comp  # pragma: no cover - a strongly connected component always has a loop
 
 
-def import_cycles(package_dir: Path, package_name: str, function_level: bool = False) -> list:
-    """The import cycles of the package's module-level graph (with ``function_level``, of the graph with
-    the imports inside functions too): one loop ``[a, b, ..., a]`` per strongly connected component of more
-    than one module. Empty: no cycle."""
-    graph = import_graph(package_dir, package_name, function_level)
+def cycles(graph: dict) -> list:
+    """The cycles of ``graph``: one loop ``[a, b, ..., a]`` per strongly connected component of more than
+    one module. Empty: no cycle."""
     return [_loop_through(graph, comp) for comp in _strongly_connected(graph) if len(comp) > 1]
+
+
+def import_cycles(package_dir: Path, package_name: str, function_level: bool = False, typing: bool = False) -> list:
+    """The import cycles of the package's module-level graph (with ``function_level`` the imports inside
+    functions count too, with ``typing`` those under ``if TYPE_CHECKING:``): see :func:`cycles`."""
+    return cycles(import_graph(package_dir, package_name, function_level, typing))

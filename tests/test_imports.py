@@ -1,22 +1,32 @@
-"""No import circle in ``kozel_env``, and its layers stay apart (issue 14, "Done when"): the engine contract
-and shared pieces (``core``) import no game; the dominoes and card engines never import each other; the
-engines import no PettingZoo or gymnasium; ``kozel_env`` never imports ``agents`` at module level. The graph is
-read from the source by :mod:`tests.import_graph`."""
+"""No import circle in ``kozel_env`` (nor through ``agents`` and back: issue 33.6, every kind of import counted),
+and its layers stay apart (issue 14, "Done when"): the engine contract and shared pieces (``core``) import no game;
+the dominoes and card engines never import each other; the engines import no PettingZoo or gymnasium; ``kozel_env``
+never imports ``agents`` at module level. The graph is read from the source by :mod:`tests.import_graph`."""
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from tests.import_graph import import_cycles, import_graph, modules_of
+from tests.import_graph import cycles, import_cycles, import_graph, modules_of, packages_graph
 
 PKG = Path(__file__).resolve().parents[1] / "kozel_env"
+AGENTS = PKG.parent / "agents"
 
 
 def test_kozel_env_has_no_import_cycle():
-    for function_level in (False, True):
-        cycles = import_cycles(PKG, "kozel_env", function_level=function_level)
-        assert not cycles, f"import cycles in kozel_env (function-level imports {function_level}): " + "; ".join(
-            " -> ".join(c) for c in cycles)
+    """Counting every import: at module level, inside functions (lazy) and under ``if TYPE_CHECKING:``
+    (issue 33.6: engine <-> invariants and engine <-> knowledge were loops of the last two kinds)."""
+    found = import_cycles(PKG, "kozel_env", function_level=True, typing=True)
+    assert not found, "import cycles in kozel_env (module-level, lazy or typing imports): " + "; ".join(
+        " -> ".join(c) for c in found)
+
+
+def test_no_import_cycle_through_kozel_env_and_agents_together():
+    """kozel_env imports a few bots lazily (by name) and agents imports kozel_env: no loop may close across
+    the two packages either, whatever kind of import each step is."""
+    graph = packages_graph({"kozel_env": PKG, "agents": AGENTS}, function_level=True, typing=True)
+    found = cycles(graph)
+    assert not found, "import cycles across kozel_env and agents: " + "; ".join(" -> ".join(c) for c in found)
 
 
 LAZY_UP = {("kozel_env.core.aec", "kozel_env.picture"), ("kozel_env.core.record", "kozel_env")}

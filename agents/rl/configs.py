@@ -1,17 +1,75 @@
 """The documented training settings of every shipped checkpoint (``examples/train.py`` and
 ``examples/reproduce_baselines.py --train`` start from these; command-line flags override them).
 
-``DEFAULT`` applies to every game; ``GAMES[env]`` overrides it per game. The budget is ``total_steps``:
-learner decisions collected, so a run is reproducible (given ``seed`` and one torch thread) whatever the
-machine's speed; the warm start imitates ``bc_steps`` decisions before them. ``examples/train.py --steps N``
-is the whole budget: N shared out between the two in these proportions.
+:class:`PPOConfig` holds every setting of a run (plain data, no torch). ``DEFAULT`` applies to every game;
+``GAMES[env]`` overrides it per game. The budget is ``total_steps``: learner decisions collected, so a run
+is reproducible (given ``seed`` and one torch thread) whatever the machine's speed; the warm start imitates
+``bc_steps`` decisions before them. ``kozel-train --steps N`` (``python -m agents.rl.train``) is the whole
+budget: N shared out between the two in these proportions.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass, field
 
-if TYPE_CHECKING:
-    from .ppo import PPOConfig
+
+@dataclass
+class PPOConfig:
+    """Every setting of a PPO run (:class:`agents.rl.ppo.PPOTrainer`); the documented values per game are
+    :data:`DEFAULT` and :data:`GAMES` (:func:`config_for`). Plain data only: it is saved as JSON."""
+
+    env: str = "dominoes_v0"
+    env_options: dict = field(default_factory=dict)
+    seed: int = 0
+    total_steps: int = 2_000_000       # learner decisions collected (the training budget)
+    num_envs: int = 128
+    rollout_ticks: int = 64            # decisions per match copy per iteration
+    hidden: tuple = (256, 256)
+    central_critic: bool = True
+    lr: float = 3e-4
+    lr_final: float = 1e-4             # linear decay to this
+    epochs: int = 4
+    minibatch: int = 2048
+    clip: float = 0.2
+    vf_coef: float = 0.5
+    ent_coef: float = 0.01
+    ent_final: float = 0.003
+    max_grad_norm: float = 0.5
+    gamma: float = 1.0
+    lam: float = 0.95
+    shaping: float = 0.5
+    selfplay: float = 0.5              # share of matches where the learner plays every seat
+    bots: dict = field(default_factory=lambda: {"random": 1.0})  # bot opponents and their weights
+    bot_share: float = 0.5             # among non-self-play matches: share against bots (rest: snapshots)
+    pool_size: int = 8
+    snapshot_every: int = 10           # iterations between snapshots added to the pool
+    eval_every: int = 20               # iterations between evaluations (0: never)
+    eval_seeds: int = 40
+    eval_opponents: tuple = ("random",)
+    torch_threads: int = 1
+    bc_steps: int = 0                  # warm start: decisions of the teacher bot imitated before PPO (0: off)
+    bc_teacher: str = "normal"
+    bc_epochs: int = 2                 # passes over each teacher rollout
+    bc_vs_bots: float = 0.5            # share of warm-start matches where the teacher meets the training bots
+    bc_lr: float = 1e-3
+    bc_dagger: float = 0.0             # last share of the cloning decisions collected DAgger-style
+    value_warmup: int = 0              # first PPO iterations that train the critic only (after a warm start)
+    init_from: str = ""                # start the actor from this policy .npz ("shipped": the shipped checkpoint)
+    vector: bool = False               # collect through the batched vector env (VectorCollector; vector.BATCHED)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["hidden"] = list(self.hidden)
+        d["eval_opponents"] = list(self.eval_opponents)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> PPOConfig:
+        d = dict(d)
+        d["hidden"] = tuple(d.get("hidden", (256, 256)))
+        d["eval_opponents"] = tuple(d.get("eval_opponents", ("random",)))
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
 
 DEFAULT = {
     "seed": 0,
@@ -95,10 +153,8 @@ beat_or_discard_v0 was fine-tuned too (2M) and did not beat its shipped policy, 
 
 
 def config_for(env_name: str, finetune: bool = False, **overrides) -> PPOConfig:
-    """The :class:`~agents.rl.ppo.PPOConfig` of ``env_name`` (imports torch); ``finetune``: of its
-    fine-tuning stage (:data:`FINETUNE_DEFAULT`, :data:`FINETUNE`) over the game's settings."""
-    from .ppo import PPOConfig
-
+    """The :class:`PPOConfig` of ``env_name``; ``finetune``: of its fine-tuning stage
+    (:data:`FINETUNE_DEFAULT`, :data:`FINETUNE`) over the game's settings."""
     d = dict(DEFAULT)
     d.update(GAMES.get(env_name, {}))
     if finetune:

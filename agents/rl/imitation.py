@@ -19,7 +19,7 @@ import torch
 from .rollout import Collector
 
 if TYPE_CHECKING:
-    from .ppo import PPOConfig
+    from .configs import PPOConfig
 
 
 def _cross_entropy_passes(actor: torch.nn.Module, opt: torch.optim.Optimizer, collector: Collector,

@@ -1,6 +1,7 @@
 """PPO self-play with an opponent pool, on many engine copies at once (PyTorch, CPU).
 
-* :class:`PPOConfig` -- every setting of a run (the documented ones per game: :mod:`agents.rl.configs`);
+* :class:`PPOConfig` -- every setting of a run (defined in :mod:`agents.rl.configs`, with the documented
+  ones per game; importable from here too);
 * :func:`advantages` -- GAE(gamma, lambda) along each seat's own trajectory in a
   :class:`~agents.rl.rollout.Rollout`: a trajectory cut by the end of a rollout is bootstrapped with the
   value of its next decision (its last, still open, decision is carried over to the next rollout);
@@ -21,13 +22,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import torch
 
 from .common import game_info
+from .configs import PPOConfig
 from .evaluate import EVAL_SEED, evaluate
 from .imitation import behaviour_cloning
 from .model import ActorCritic
@@ -37,62 +38,6 @@ from .threads import single_thread_math
 from .vector_rollout import VectorCollector
 
 __all__ = ["LEARNER", "PPOConfig", "PPOTrainer", "advantages", "ppo_update"]
-
-
-@dataclass
-class PPOConfig:
-    env: str = "dominoes_v0"
-    env_options: dict = field(default_factory=dict)
-    seed: int = 0
-    total_steps: int = 2_000_000       # learner decisions collected (the training budget)
-    num_envs: int = 128
-    rollout_ticks: int = 64            # decisions per match copy per iteration
-    hidden: tuple = (256, 256)
-    central_critic: bool = True
-    lr: float = 3e-4
-    lr_final: float = 1e-4             # linear decay to this
-    epochs: int = 4
-    minibatch: int = 2048
-    clip: float = 0.2
-    vf_coef: float = 0.5
-    ent_coef: float = 0.01
-    ent_final: float = 0.003
-    max_grad_norm: float = 0.5
-    gamma: float = 1.0
-    lam: float = 0.95
-    shaping: float = 0.5
-    selfplay: float = 0.5              # share of matches where the learner plays every seat
-    bots: dict = field(default_factory=lambda: {"random": 1.0})  # bot opponents and their weights
-    bot_share: float = 0.5             # among non-self-play matches: share against bots (rest: snapshots)
-    pool_size: int = 8
-    snapshot_every: int = 10           # iterations between snapshots added to the pool
-    eval_every: int = 20               # iterations between evaluations (0: never)
-    eval_seeds: int = 40
-    eval_opponents: tuple = ("random",)
-    torch_threads: int = 1
-    bc_steps: int = 0                  # warm start: decisions of the teacher bot imitated before PPO (0: off)
-    bc_teacher: str = "normal"
-    bc_epochs: int = 2                 # passes over each teacher rollout
-    bc_vs_bots: float = 0.5            # share of warm-start matches where the teacher meets the training bots
-    bc_lr: float = 1e-3
-    bc_dagger: float = 0.0             # last share of the cloning decisions collected DAgger-style
-    value_warmup: int = 0              # first PPO iterations that train the critic only (after a warm start)
-    init_from: str = ""                # start the actor from this policy .npz ("shipped": the shipped checkpoint)
-    vector: bool = False               # collect through the batched vector env (VectorCollector; vector.BATCHED)
-
-    def to_json(self) -> dict:
-        d = asdict(self)
-        d["hidden"] = list(self.hidden)
-        d["eval_opponents"] = list(self.eval_opponents)
-        return d
-
-    @classmethod
-    def from_json(cls, d: dict) -> PPOConfig:
-        d = dict(d)
-        d["hidden"] = tuple(d.get("hidden", (256, 256)))
-        d["eval_opponents"] = tuple(d.get("eval_opponents", ("random",)))
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in d.items() if k in known})
 
 
 def advantages(buf: Rollout, gamma: float, lam: float) -> tuple:

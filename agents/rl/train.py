@@ -49,12 +49,12 @@ from typing import TYPE_CHECKING
 from kozel_env.registry import ENVIRONMENTS
 
 from ..stats import format_ci
-from .configs import config_for
+from .configs import PPOConfig, config_for
 from .evaluate import EVAL_SEED, SELECT_SETS, choose_policy, evaluate
 from .policy import CHECKPOINT_DIR
 
 if TYPE_CHECKING:  # torch is imported by the run itself, not by ``--help`` or the budget helpers
-    from .ppo import PPOConfig, PPOTrainer
+    from .ppo import PPOTrainer
 
 
 def _progress(total: int, desc: str, enabled: bool):

@@ -27,15 +27,17 @@ iff its tiles can be spread over the classes, Hall's condition on the nested cha
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 from ..core.bits import bits
 from ..core.errors import KozelError
+from ..core.game import State
 from ..core.rng import Rng
 from .tiles import ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, PIPS, SUIT, TILE_ID
 
-if TYPE_CHECKING:
-    from .engine import DominoesState
+AnyState = TypeVar("AnyState", bound=State)
+"""A :class:`~kozel_env.dominoes.engine.DominoesState` (or a subclass), named through the engine contract's
+``State``: the engine imports this module, not the other way round."""
 
 T11 = TILE_ID[(1, 1)]
 
@@ -257,13 +259,12 @@ def _complete(out: dict, counts: dict) -> dict:
     return out
 
 
-def sample_hidden(st: DominoesState, player: int, rng: Rng, needs_redeal: Callable,
-                  tries: int = 400) -> DominoesState:
-    """A full state that ``player`` cannot tell from ``st``: the other hands and the stock re-dealt from
-    the tiles ``player`` does not see, so that every seat keeps its count, its known classes (knocks,
-    forced draws, the opening), the seat to move holds a fitting tile, a dealt hand that would have forced
-    a redeal never appears (RULES D1.6), and before the opening lead the opening rule names the same leader
-    (the sampled state leads the sampled opening tile)."""
+def sample_hidden(st: AnyState, player: int, rng: Rng, needs_redeal: Callable, tries: int = 400) -> AnyState:
+    """A full state that ``player`` cannot tell from ``st`` (a :class:`~kozel_env.dominoes.engine.DominoesState`):
+    the other hands and the stock re-dealt from the tiles ``player`` does not see, so that every seat keeps its
+    count, its known classes (knocks, forced draws, the opening), the seat to move holds a fitting tile, a dealt
+    hand that would have forced a redeal never appears (RULES D1.6), and before the opening lead the opening rule
+    names the same leader (the sampled state leads the sampled opening tile)."""
     r = st.rules
     n = r.num_players
     hands = st.hands

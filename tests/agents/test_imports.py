@@ -16,9 +16,11 @@ def test_agents_has_no_module_level_import_cycle():
     assert not cycles, "import cycles in agents: " + "; ".join(" -> ".join(c) for c in cycles)
 
 
-def test_no_cycle_either_counting_the_imports_inside_functions():
-    cycles = import_cycles(AGENTS_DIR, "agents", function_level=True)
-    assert not cycles, "import cycles in agents (function-level imports too): " + "; ".join(
+def test_no_cycle_either_counting_the_imports_inside_functions_and_the_typing_ones():
+    """A lazy or ``TYPE_CHECKING`` import that closes a loop is still two modules needing each other
+    (issue 33.6: agents.rl.imitation <-> agents.rl.ppo was one)."""
+    cycles = import_cycles(AGENTS_DIR, "agents", function_level=True, typing=True)
+    assert not cycles, "import cycles in agents (function-level and typing imports too): " + "; ".join(
         " -> ".join(c) for c in cycles)
 
 
@@ -54,8 +56,19 @@ def test_the_graph_resolves_relative_imports_and_names_the_cycle(tmp_path):
     assert g["pkg.lazy"] == set() and g["pkg.typed"] == set()
     every = import_graph(root, "pkg", function_level=True)
     assert every["pkg.lazy"] == {"pkg.a"} and every["pkg.typed"] == set()
+    assert import_graph(root, "pkg", function_level=True, typing=True)["pkg.typed"] == {"pkg.a", "pkg.b"}
     assert import_cycles(root, "pkg") == [["pkg.a", "pkg.b", "pkg.sub.c", "pkg.a"]]
     (root / "sub" / "c.py").write_text("def late():\n    from ..a import A\n    return A\n")
     assert import_cycles(root, "pkg") == []
     assert import_cycles(root, "pkg", function_level=True) == [["pkg.a", "pkg.b", "pkg.sub.c", "pkg.a"]]
 
+
+
+def test_a_loop_closed_by_a_typing_import_is_a_cycle_when_typing_counts(tmp_path):
+    root = _package(tmp_path, {
+        "__init__.py": "",
+        "engine.py": "from .helpers import check\n",
+        "helpers.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .engine import State\n",
+    })
+    assert import_cycles(root, "pkg", function_level=True) == []
+    assert import_cycles(root, "pkg", typing=True) == [["pkg.engine", "pkg.helpers", "pkg.engine"]]

@@ -2,19 +2,16 @@
 fuzzing (:meth:`kozel_env.core.game.State.check_invariants`)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ...core.game import State
 from ..deck import FULL_DECK
 from .tables import PH_OVER
 
-if TYPE_CHECKING:
-    from .engine import BeatOrDiscardState
 
-
-def check_invariants(st: BeatOrDiscardState) -> None:
-    """Every card exactly once (hands, stock, table, tricks); the public/face-down bookkeeping is
-    consistent; scores never negative and below the target while the match runs (C1.16-17); the seat
-    to move has a real choice (two or more legal actions)."""
+def check_invariants(st: State) -> None:
+    """Of ``st``, a :class:`~kozel_env.cards.beat_or_discard.engine.BeatOrDiscardState` (annotated as the engine
+    contract's ``State``: the engine imports this module, not the other way round): every card exactly once (hands,
+    stock, table, tricks); the public/face-down bookkeeping is consistent; scores never negative and below the
+    target while the match runs (C1.16-17); the seat to move has a real choice (two or more legal actions)."""
     r = st.rules
     n = r.num_players
     seen = st.stock
