@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..base import Agent
+from .safe_load import load_arrays
 
 CHECKPOINT_DIR = Path(__file__).resolve().parent.parent / "checkpoints"
 NEG = np.float32(-1e9)
@@ -94,12 +95,14 @@ class NumpyPolicy:
 
     @classmethod
     def from_files(cls, path_npz) -> NumpyPolicy:
+        """The policy saved by :meth:`save` (``.npz`` + ``.json``). A ``.npz`` holding anything but arrays of
+        numbers is refused (:class:`~agents.rl.safe_load.UnsafeFileError`, naming the file)."""
         path_npz = Path(path_npz)
         cfg_path = path_npz.with_suffix(".json")
         config = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
-        with np.load(path_npz) as z:
-            k = sum(1 for name in z.files if name.startswith("W"))
-            layers = [(z[f"W{i}"].astype(np.float32), z[f"b{i}"].astype(np.float32)) for i in range(k)]
+        z = load_arrays(path_npz)   # allow_pickle=False: a file holding objects is refused, its code never runs
+        k = sum(1 for name in z if name.startswith("W"))
+        layers = [(z[f"W{i}"].astype(np.float32), z[f"b{i}"].astype(np.float32)) for i in range(k)]
         return cls(layers, config)
 
 

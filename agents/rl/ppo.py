@@ -34,6 +34,7 @@ from .imitation import behaviour_cloning
 from .model import ActorCritic
 from .policy import STAGE_KEYS, NumpyPolicy
 from .rollout import LEARNER, Collector, OpponentPool, Rollout
+from .safe_load import load_checkpoint, plain
 from .threads import single_thread_math
 from .vector_rollout import VectorCollector
 
@@ -321,25 +322,30 @@ class PPOTrainer:
 
     # ------------------------------------------------------------------ checkpoints
     def save(self, path: str | Path | None = None) -> Path:
-        """Write ``last.pt`` (everything :meth:`load` needs) and the actor as ``policy.npz`` beside it."""
+        """Write ``last.pt`` (everything :meth:`load` needs) and the actor as ``policy.npz`` beside it. The
+        checkpoint holds tensors and plain data only (:func:`agents.rl.safe_load.plain`), so that it loads with
+        ``torch.load(weights_only=True)``: the random generators' states too (numpy's as its dict of ints)."""
         path = Path(path) if path is not None else self.run_dir / "last.pt"
         path.parent.mkdir(parents=True, exist_ok=True)
         torch.save({
-            "config": self.cfg.to_json(), "model": self.model.state_dict(), "opt": self.opt.state_dict(),
-            "pool": self.pool.state_dicts(), "iteration": self.iteration,
-            "steps": self.steps, "matches": self.matches_done, "seconds": self.seconds,
-            "cpu_seconds": self.cpu_seconds, "bc_done": self.bc_done, "best_key": self.best_key,
-            "seed_counter": self.collector.seed_counter,
-            "np_rng": self.rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
-            "tgen": self.tgen.get_state(), "history": self.history, "init_source": self.init_source,
+            "config": plain(self.cfg.to_json(), "config"), "model": self.model.state_dict(),
+            "opt": self.opt.state_dict(), "pool": self.pool.state_dicts(), "iteration": self.iteration,
+            "steps": self.steps, "matches": self.matches_done, "seconds": float(self.seconds),
+            "cpu_seconds": float(self.cpu_seconds), "bc_done": self.bc_done,
+            "best_key": plain(self.best_key, "best_key"), "seed_counter": self.collector.seed_counter,
+            "np_rng": plain(self.rng.bit_generator.state, "np_rng"), "torch_rng": torch.get_rng_state(),
+            "tgen": self.tgen.get_state(), "history": plain(self.history, "history"),
+            "init_source": plain(self.init_source, "init_source"),
         }, path)
         self.policy().save(path.with_name("policy.npz"), self.export_config())
         return path
 
     def load(self, path: str | Path) -> None:
         """Resume from a ``last.pt``: weights, optimizer, pool, counters and random generators. The matches
-        that were in progress are not saved; training restarts with fresh matches."""
-        ck = torch.load(path, weights_only=False)
+        that were in progress are not saved; training restarts with fresh matches. The file is loaded with
+        ``weights_only=True`` (:func:`agents.rl.safe_load.load_checkpoint`): one holding anything but tensors
+        and plain data is refused (:class:`~agents.rl.safe_load.UnsafeFileError`), none of its code runs."""
+        ck = load_checkpoint(path)
         self.model.load_state_dict(ck["model"])
         self.opt.load_state_dict(ck["opt"])
         self.pool.load(self.model.actor, ck["pool"])
@@ -352,7 +358,8 @@ class PPOTrainer:
         self.seconds = ck.get("seconds", 0.0)
         self.bc_done = ck.get("bc_done", 0)
         self.cpu_seconds = ck.get("cpu_seconds", 0.0)
-        self.best_key = ck.get("best_key")
+        best = ck.get("best_key")
+        self.best_key = tuple(best) if best is not None else None
         # the policy the run started from, as it was then (init_from="shipped" may name another file by now)
         self.init_source = ck.get("init_source", self.init_source)
         self.collector.restart()
