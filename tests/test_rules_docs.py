@@ -6,7 +6,8 @@ documents are not shipped; ``docs/rules/`` restates them, one page per environme
 (``docs/rules/README.md`` explains the numbering). Checked here:
 
 1. every item, section and seed section cited in ``kozel_env/``, ``agents/``, ``tests/``, ``examples/``,
-   ``benchmarks/`` and the README is defined in the docs, on the page of its game;
+   ``benchmarks/``, the README, CONTRIBUTING.md and the docs site's pages (``docs/`` outside ``docs/rules/``) is
+   defined in the docs, on the page of its game;
 2. the docs define each item of the RULES numbering scheme exactly once (a bold label opening a
    paragraph, ``**D1.4 Fish.**``), on its game's page, and no item outside the scheme;
 3. every environment of ``kozel_env.registry.ENVIRONMENTS`` has its page, linked from the index, with the
@@ -50,7 +51,8 @@ HEADING = re.compile(r"^#{1,6} .*$", re.M)
 
 def _sources():
     """(path, text) of every file whose citations must resolve."""
-    files = [ROOT / "README.md"]
+    files = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    files += sorted(p for p in (ROOT / "docs").rglob("*.md") if DOCS not in p.parents)
     for top in SCANNED:
         d = ROOT / top
         if d.is_dir():

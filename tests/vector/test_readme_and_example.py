@@ -1,4 +1,4 @@
-"""The vector env's README loop and ``examples/vector_ppo.py`` run (torch needed)."""
+"""The vector env guide's loop (docs/guides/vector.md) and ``examples/vector_ppo.py`` run (torch needed)."""
 import importlib.util
 import re
 from pathlib import Path
@@ -10,16 +10,17 @@ torch = pytest.importorskip("torch")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_readme_loop_runs_and_its_rewards_come_from_the_env():
-    text = (ROOT / "README.md").read_text()
-    code = re.search(r"<!-- vector-loop -->\n```python\n(.*?)```\n<!-- /vector-loop -->", text, re.S).group(1)
+def test_the_guide_loop_runs_and_its_rewards_come_from_the_env():
+    text = (ROOT / "docs" / "guides" / "vector.md").read_text()
+    loop = r"<!-- vector-loop -->\n(?:<!--.*-->\n)*```python\n(.*?)```\n<!-- /vector-loop -->"
+    code = re.search(loop, text, re.S).group(1)
     assert len(code.strip().splitlines()) <= 24
     small = code
     for big, tiny in (("num_envs=1024", "num_envs=16"), ("range(100)", "range(2)"), ("range(32)", "range(8)")):
         small = small.replace(big, tiny)
     assert small != code
     scope = {}
-    exec(compile(small, "README vector loop", "exec"), scope)
+    exec(compile(small, "the vector guide's loop", "exec"), scope)
     assert scope["ts"].obs.shape == (16, scope["venv"].obs_size)
     assert np.isfinite(float(scope["loss"].detach()))
 
