@@ -38,7 +38,9 @@ Two modes:
 Options: the env's rules options and ``episode`` / ``reward`` as in the AEC env (one check,
 :data:`kozel_env.core.aec.ENV_CHECKS`); ``infos``, ``illegal_action`` and rendering belong to the AEC env.
 ``seed`` is an int (the per-game seeds derived from it) or ``num_envs`` ints (one per game), or None
-(fresh entropy). Batched engines exist for the envs in :data:`BATCHED`.
+(fresh entropy). Batched engines exist for the envs in :data:`BATCHED`. Every argument is checked before
+anything is built (``learner_side`` only with an ``opponent``): a bad one raises
+:class:`~kozel_env.core.errors.InvalidOptionError` naming it, its value and what is allowed, as the AEC env does.
 """
 from __future__ import annotations
 
@@ -49,10 +51,11 @@ import numpy as np
 
 from ..core.aec import ENV_CHECKS, SEED_CHECK
 from ..core.errors import IllegalActionError, InvalidOptionError
+from ..core.options import Check, Int, Ints, Optional
 from ..core.results import zero_sum_points
 from ..core.rng import seed_from_entropy
 from ..dominoes.donkey import DonkeyGame
-from ..registry import load
+from ..registry import ENVIRONMENTS, load
 from . import rng as vrng
 from .bits import popcount, select_bit
 from .engine import BatchedGame
@@ -110,17 +113,22 @@ class VectorEnv:
 
     def __init__(self, env_name: str, num_envs: int, seed=None, *, opponent=None, learner_side: int | None = None,
                  episode: str = "match", reward: str = "outcome", **rules_options):
-        if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
-            raise InvalidOptionError(f"num_envs must be a positive int, got {num_envs!r}")
-        for key in ("infos", "illegal_action", "render_mode"):
-            if key in rules_options:
-                raise InvalidOptionError(f"{key} is an option of the AEC env; the vector env returns arrays, "
-                                         "checks every action and does not render")
+        # every argument is checked before anything is built (a bad one raises InvalidOptionError)
+        _check_env_name(env_name)
+        num_envs = NUM_ENVS_CHECK("num_envs", num_envs)
+        seed = Seeds(num_envs)("seed", seed)
+        aec_only = [key for key in AEC_ONLY if key in rules_options]
+        if aec_only:
+            raise InvalidOptionError(f"{aec_only[0]}={rules_options[aec_only[0]]!r}: {', '.join(AEC_ONLY)} are "
+                                     "options of the AEC env (kozel_env.<env>.env()); the vector env returns "
+                                     "arrays, checks every action and does not render")
         self.episode = ENV_CHECKS["episode"]("episode", episode)
         self.reward_mode = ENV_CHECKS["reward"]("reward", reward)
         self.env_name = env_name
-        self.game = load(env_name).raw_env.make_game(rules_options)
-        self.engine: BatchedGame = engine_class(self.game)(self.game, int(num_envs), self.episode == "deal")
+        self.game = load(env_name).raw_env.make_game(rules_options)  # the rules options' one check
+        learner_side = _check_learner_side(learner_side, opponent, self.game.num_sides)
+        opponent = _check_opponent(opponent)
+        self.engine: BatchedGame = engine_class(self.game)(self.game, num_envs, self.episode == "deal")
         eng = self.engine
         eng.autoreset = True  # a finished game starts its next episode inside the step, from its own seeds
         self.num_envs = eng.num_envs
@@ -128,7 +136,7 @@ class VectorEnv:
         self.num_actions = eng.num_actions
         self.obs_size = eng.obs_size
         self.options = {"episode": self.episode, "reward": self.reward_mode, **rules_options}
-        self._seed = seed
+        self._seed = seed  # checked: None, an int or uint64[num_envs]
         self._started = False
         self.single_learner = opponent is not None
         if self.single_learner:
@@ -136,16 +144,13 @@ class VectorEnv:
 
     # -- seeds and episodes ------------------------------------------------------------------------------
     def _game_seeds(self, seed) -> np.ndarray:
-        B = self.num_envs
+        """The per-game seeds of a ``seed`` (checked by :class:`Seeds`, so the caller changes nothing first)."""
+        seed = Seeds(self.num_envs)("seed", seed)
         if seed is None:
             seed = seed_from_entropy()
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            return vrng.seeds_from(SEED_CHECK("seed", int(seed)), B)
-        seeds = [SEED_CHECK("seed", int(s)) if isinstance(s, (int, np.integer)) and not isinstance(s, bool)
-                 else SEED_CHECK("seed", s) for s in seed]
-        if len(seeds) != B:
-            raise InvalidOptionError(f"seed must be an int or {B} ints (one per game), got {len(seeds)}")
-        return np.array(seeds, np.uint64)
+        if isinstance(seed, int):
+            return vrng.seeds_from(seed, self.num_envs)
+        return seed
 
     def _begin(self, idx: np.ndarray) -> None:
         """Games ``idx`` started their next episode (from each game's seed stream, the AEC env's ``reset()``:
@@ -221,8 +226,10 @@ class VectorEnv:
             raise IllegalActionError(f"actions must be an int array of shape ({B},), got shape {a.shape}")
         if a.dtype.kind not in "iu":
             raise IllegalActionError(f"actions must be int action ids, got dtype {a.dtype}")
-        a = a.astype(np.int64)
-        bad = (a < 0) | (a >= self.num_actions)
+        given = a
+        out_of_range = (a < 0) | (a >= self.num_actions)  # on the given dtype: a uint64 id past 2**63 stays out
+        a = np.where(out_of_range, 0, a).astype(np.int64)
+        bad = out_of_range
         if not bad.any():
             # checked against the engine's packed mask of this decision (the returned array may be edited)
             words = self.engine.legal_words
@@ -232,9 +239,9 @@ class VectorEnv:
             legal = [x for x in range(self.num_actions)
                      if int(self.engine.legal_words[b, x >> 6]) >> (x & 63) & 1]
             seat = int(self.engine.current_player[b])
-            in_range = 0 <= a[b] < self.num_actions
+            in_range = not out_of_range[b]
             what = "not legal" if in_range else f"out of range 0..{self.num_actions - 1}"
-            move = f"action {self.engine.move_names(b, [int(a[b])])[0]}" if in_range else f"action {int(a[b])}"
+            move = f"action {self.engine.move_names(b, [int(a[b])])[0]}" if in_range else f"action {int(given[b])}"
             raise IllegalActionError(f"game {b}: {move} is {what} for player_{seat} "
                                      f"({int(bad.sum())} bad action(s) in the batch); legal: "
                                      f"{self.engine.move_names(b, legal)}; nothing was applied",
@@ -280,10 +287,7 @@ class VectorEnv:
 
     # -- single learner ----------------------------------------------------------------------------------
     def _setup_learner(self, opponent, learner_side, rules_options) -> None:
-        S = self.engine.num_sides
-        if learner_side is not None and not (isinstance(learner_side, (int, np.integer)) and 0 <= learner_side < S):
-            raise InvalidOptionError(f"learner_side must be None (alternate) or a side 0..{S - 1}, got "
-                                     f"{learner_side!r}")
+        S = self.engine.num_sides  # learner_side and opponent were checked before the engine was built
         self._fixed_side = learner_side
         self._side = np.full(self.num_envs, learner_side if learner_side is not None else 0, np.int64)
         self._episodes = np.zeros(self.num_envs, np.int64)
@@ -338,27 +342,103 @@ _DEAL_KEYS = (("seat_points", "seat_points"), ("written", "deal_written"), ("sco
 ``scores``, ``winners`` (a side mask) and ``eggs``, for the games where ``deal_over`` is set."""
 
 
+# -- the arguments' checks (the rules options, episode and reward have theirs in kozel_env.core) ---------------
+NUM_ENVS_CHECK = Int(1, (1 << 31) - 1)
+AEC_ONLY = ("infos", "illegal_action", "render_mode")
+"""Options of the AEC env that the vector env refuses (it returns arrays, raises on every bad action and does
+not render)."""
+_OPPONENT_FORMS = ("None (self-play), 'random', a bot name of agents that needs no engine state, a callable "
+                   "f(obs, mask) -> actions, or an object with act_batch(obs, mask) or act(obs, mask)")
+
+
+@dataclass(frozen=True)
+class Seeds(Check):
+    """``seed`` of :func:`make` and :meth:`VectorEnv.reset`: None, one seed (the per-game seeds derive from
+    it) or ``length`` seeds, one per game. Returns None, an int, or ``uint64[length]``."""
+
+    length: int
+
+    @property
+    def allowed(self) -> str:
+        return f"None, {SEED_CHECK.allowed}, or a list of {self.length} such ints (one per game)"
+
+    def __call__(self, name, value):
+        try:
+            if value is None:
+                return None
+            if isinstance(value, (list, tuple, range)) or (isinstance(value, np.ndarray) and value.ndim == 1):
+                ints = Ints(self.length, SEED_CHECK.lo, SEED_CHECK.hi)(name, list(value))
+                return np.array(ints, np.uint64)
+            return SEED_CHECK(name, value)
+        except InvalidOptionError:
+            raise InvalidOptionError(f"{name}={value!r} is not allowed: {self.allowed}") from None
+
+
+def _check_env_name(env_name) -> None:
+    if isinstance(env_name, str) and env_name in BATCHED:
+        return
+    if isinstance(env_name, str) and env_name in ENVIRONMENTS:
+        raise InvalidOptionError(f"env_name={env_name!r} has no batched engine yet: the batched envs are "
+                                 f"{', '.join(BATCHED)}. Use the AEC env (or the SB3/gymnasium wrappers).")
+    raise InvalidOptionError(f"env_name={env_name!r} is not allowed: one of the batched envs "
+                             f"{', '.join(BATCHED)} (every env: {', '.join(ENVIRONMENTS)})")
+
+
+def _check_learner_side(learner_side, opponent, num_sides: int):
+    side = Optional(Int(0, num_sides - 1))("learner_side", learner_side)
+    if side is not None and opponent is None:
+        raise InvalidOptionError(f"learner_side={learner_side!r} is not allowed without an opponent: in self-play "
+                                 "the caller plays every side (give opponent=... for the single-learner mode)")
+    return side
+
+
+def _check_opponent(opponent):
+    """The ``opponent`` if it is one of the forms of the module docstring (a bot name: one that exists and
+    needs no engine state; agents is imported only then), else InvalidOptionError."""
+    if opponent is None or (isinstance(opponent, str) and opponent == "random"):
+        return opponent
+    if callable(getattr(opponent, "act_batch", None)):
+        return opponent
+    if isinstance(opponent, str):
+        from agents.registry import AGENTS, agent_class, known_agents, resolve_spec  # lazily: names only
+
+        try:
+            name, _ = resolve_spec(opponent)
+        except ValueError as e:
+            raise InvalidOptionError(f"opponent={opponent!r} is not allowed: {e}") from None
+        if name not in AGENTS:
+            raise InvalidOptionError(f"opponent={opponent!r} is not allowed: {_OPPONENT_FORMS}; bot names: "
+                                     f"{', '.join(n for n in known_agents() if n != 'random')}")
+        opponent_needs_state = getattr(agent_class(name), "needs_state", False)
+    else:
+        opponent_needs_state = callable(getattr(opponent, "act", None)) and getattr(opponent, "needs_state", False)
+    if opponent_needs_state:
+        raise InvalidOptionError(f"opponent={opponent!r} needs the engine state (a pimc / expert search over "
+                                 "determinized deals); the vector env gives opponents the observation and mask "
+                                 "only: play it in the AEC env")
+    if not isinstance(opponent, str) and not callable(getattr(opponent, "act", None)) and not callable(opponent):
+        raise InvalidOptionError(f"opponent={opponent!r} is not allowed: {_OPPONENT_FORMS}")
+    return opponent
+
+
 def _batched_opponent(opponent, env_name: str, rules_options: dict, seed):
-    """``f(obs, mask) -> actions`` for a batch, from the ``opponent`` forms of the module docstring."""
+    """``f(obs, mask) -> actions`` for a batch, from an opponent that :func:`_check_opponent` accepted."""
     if isinstance(opponent, str):
         if opponent == "random":
             gen = np.random.default_rng(None if seed is None else [int(s) for s in np.atleast_1d(seed)][:4])
             return lambda obs, mask: random_actions(mask, gen)
         from agents import make_agent  # lazily: only bot names need the agents package
 
-        opponent = make_agent(opponent, env_name, seed=0 if seed is None else int(np.atleast_1d(seed)[0]),
-                              env_options=rules_options)
+        try:
+            opponent = make_agent(opponent, env_name, seed=0 if seed is None else int(np.atleast_1d(seed)[0]),
+                                  env_options=rules_options)
+        except (TypeError, ValueError, KeyError) as e:  # the bot's own options (e.g. "normal:x=1")
+            raise InvalidOptionError(f"opponent={opponent!r} is not allowed: {e}") from None
     if callable(getattr(opponent, "act_batch", None)):
         return opponent.act_batch
     if callable(getattr(opponent, "act", None)):
-        if getattr(opponent, "needs_state", False):
-            raise InvalidOptionError(f"opponent {opponent!r} needs the engine state (determinized search); the "
-                                     "vector env gives opponents the observation and mask only: use the AEC env")
         return lambda obs, mask: np.array([opponent.act(o, m) for o, m in zip(obs, mask)], np.int64)
-    if callable(opponent):
-        return opponent
-    raise InvalidOptionError(f"opponent={opponent!r} is not allowed: 'random', a bot name, a callable "
-                             "f(obs, mask) -> actions, or an object with act_batch / act")
+    return opponent
 
 
 def make(env_name: str, num_envs: int, seed=None, **options) -> VectorEnv:

@@ -101,8 +101,6 @@ def test_options_are_checked_in_the_envs_one_home():
         vector.make("dominoes_v0", 2, target=0)
     with pytest.raises(InvalidOptionError, match="AEC env"):
         vector.make("dominoes_v0", 2, infos="flat")
-    with pytest.raises(InvalidOptionError, match="the stock"):
-        vector.make("dominoes_ffa_v0", 2)
     with pytest.raises(InvalidOptionError, match="no batched engine"):
         vector.make("beat_or_discard_v0", 2)
     with pytest.raises(InvalidOptionError, match="num_envs"):
