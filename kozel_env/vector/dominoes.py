@@ -24,7 +24,6 @@ import numpy as np
 from ..core.errors import InvalidOptionError
 from ..dominoes.engine import DOUBLE_PAIRS, NONE, PAIR_INDEX, SUITX, T00, T11, T66
 from ..dominoes.game import DominoesGame
-from ..dominoes.knowledge import resolve_opening
 from ..dominoes.tiles import (
     ALL_TILES,
     DOUBLE,
@@ -61,9 +60,6 @@ _PAIR_ACTION_FLAT = _PAIR_ACTION.reshape(-1)
 _DOUBLE_OF = np.array([1 << DOUBLE[v] if v < 7 else 0 for v in range(NONE + 1)], U64)
 SUIT_TILES = tuple(frozenset(t for t in range(NUM_TILES) if SUIT[n] >> t & 1) for n in range(7))
 _M14 = U64(0x3FFF)
-_SEAT_OF_POSITION = np.array([[1.0 if p // 7 == s else 0.0 for s in range(4)] for p in range(NUM_TILES)])
-"""The deal (seed 000 §3): shuffled position ``p`` goes to seat ``p // 7``; a sum over a seat's positions
-is a product with this matrix (exact in float64)."""
 _TILE_FEATURES = np.array([[2.0 ** t] + [float(t in SUIT_TILES[n]) for n in range(7)] + [float(t in DOUBLE)]
                            for t in range(NUM_TILES)])
 """``_TILE_FEATURES[t]``: the tile's bit ``2 ** t``, whether it carries each number 0-6, whether it is a
@@ -92,27 +88,32 @@ class BatchedDominoes(BatchedGame):
     game_class = DominoesGame
     """The scalar game this engine plays (a subclass engine names its own, e.g. the Donkey's)."""
 
-    def __init__(self, game: DominoesGame, num_envs: int, single_deal: bool = False):
+    @classmethod
+    def refusals(cls, game: DominoesGame) -> list:
+        """What in ``game``'s rules this engine does not play (empty: it plays them)."""
         r = game.rules
-        why = [w for bad, w in (
-            (type(game) is not self.game_class, "the Donkey's house and closed doubles (RULES D4)"),
+        return [w for bad, w in (
+            (type(game) is not cls.game_class, "the Donkey's house and closed doubles (RULES D4)"),
             (not r.pairs or r.num_players != 4, "every man for himself (RULES D2)"),
             (r.draw != "none", "the stock (RULES D2.2, D5.3)"),
             (r.hand_size != 7, "a deal with sleeping tiles (hand_size other than 7)"),
-            (resolve_opening(r.opening, r.num_players) != "11", "an opening other than 11 (RULES D2.3, D5.2)"),
+            (r.opening != "11", "an opening other than 11 (RULES D2.3, D5.2) and its lead_tile part"),
         ) if bad]
+
+    def __init__(self, game: DominoesGame, num_envs: int, single_deal: bool = False):
+        r = game.rules
+        why = self.refusals(game)
         if why:
-            raise InvalidOptionError(f"the batched dominoes engine plays the pairs line game with 7 tiles each "
-                                     f"(dominoes_v0, sea_goat_v0); {r.name} with these rules needs "
-                                     f"{' and '.join(why)}: use the AEC env")
+            raise InvalidOptionError(f"the {type(self).__name__} engine plays {self.plays}; {r.name} with these "
+                                     f"rules needs {' and '.join(why)}: use the AEC env")
         super().__init__(game, num_envs, single_deal)
-        assert self.side_of.tolist() == [0, 1, 0, 1], "pairs: seats 0+2 against 1+3 (seed 000 §2)"
         B = self.num_envs
-        self.hands = np.zeros((B, 4), U64)
+        n = self.num_players
+        self.hands = np.zeros((B, n), U64)
         self.played = np.zeros(B, U64)
-        self.played_by = np.zeros((B, 4), U64)
+        self.played_by = np.zeros((B, n), U64)
         self.ends = np.full((B, game.num_slots), NONE, np.int64)
-        self.knocks = np.zeros((B, 4), U64)
+        self.knocks = np.zeros((B, n), U64)
         self.leader = np.zeros(B, np.int64)
         self.lead_mask = np.zeros(B, U64)
         self.first_deal = np.zeros(B, bool)
@@ -124,11 +125,31 @@ class BatchedDominoes(BatchedGame):
         self._nbits = spec.offset("hand_counts")
         self._packer = Packer(spec, self._nbits)
         self._oracle_packer = Packer(game.oracle_spec, game.oracle_spec.offset("seat0_hand"))
-        self._flags0 = f0 = spec.offset("ends")
+        self._flags0 = spec.offset("ends")
+        k = r.hand_size
+        self._seat_of_position = np.array([[1.0 if p // k == s else 0.0 for s in range(n)] for p in range(NUM_TILES)])
+        """The deal (seed 000 §3): shuffled position ``p`` goes to seat ``p // hand_size`` (the positions after
+        the hands are the stock); a sum over a seat's positions is a product with this matrix (exact in
+        float64)."""
+        self._lone = r.lone_double_values
+        self._count_value = np.array([c * (1.0 / r.hand_size) for c in range(29)], np.float32)
+        """``hand_counts`` of a hand of ``c`` tiles, as the scalar builder computes it (float64, stored as float32)."""
+        self._inv_target = 1.0 / r.target
         off = spec.offset
+        f0 = self._flags0
         # the small one-hot parts from ``ends`` to ``opened`` as one int, bit ``pos - f0`` (obs_spec offsets)
         self._end_flags = np.array([(1 << (off("ends", 0) + e0 - f0)) | (1 << (off("ends", 1) + e1 - f0))
                                     for e0 in range(NONE + 1) for e1 in range(NONE + 1)], U64)
+        self._init_views()
+
+    plays = "the pairs line game with 7 tiles each (dominoes_v0, sea_goat_v0)"
+    """What the engine plays, for the refusal message."""
+
+    def _init_views(self) -> None:
+        """The observation's tables (obs_spec offsets), built once."""
+        assert self.side_of.tolist() == [0, 1, 0, 1], "pairs: seats 0+2 against 1+3 (seed 000 §2)"
+        f0 = self._flags0
+        off = self._spec.offset
         self._seat_flags = np.array([(1 << (off("leader", lead) - f0)) | (1 << (off("seat", s) - f0))
                                      for lead in range(4) for s in range(4)], U64)
         """``_seat_flags[4 * (leader offset) + seat]``."""
@@ -138,10 +159,6 @@ class BatchedDominoes(BatchedGame):
         """``_bool_flags[code]``: bits 0-3 of ``code`` are first_deal, line_empty, opened (own side), opened
         (other side)."""
         assert off("seat") < off("opened") < self._nbits and off("knocked") + 28 == self._flags0
-        self._lone = r.lone_double_values
-        self._count_value = np.array([c * (1.0 / r.hand_size) for c in range(29)], np.float32)
-        """``hand_counts`` of a hand of ``c`` tiles, as the scalar builder computes it (float64, stored as float32)."""
-        self._inv_target = 1.0 / r.target
 
     # -- matches and deals -----------------------------------------------------------------------------
     def start(self, idx: np.ndarray, seeds: np.ndarray) -> None:
@@ -159,24 +176,8 @@ class BatchedDominoes(BatchedGame):
     def _start_deal(self, idx: np.ndarray) -> None:
         """Deal seven tiles each from the shuffled set (seed 000 §3), silently redeal a hand RULES D1.6
         forbids, and lead: the holder of ``11`` in the first deal (D1.5), else the last mover."""
-        pending = idx
-        while len(pending):
-            tiles = vrng.shuffled(self.rng, pending, range(NUM_TILES))
-            k = len(pending)
-            # per seat (positions 7s .. 7s+6): the hand's bits, its tiles of each number, its doubles
-            per_seat = (_TILE_FEATURES[tiles].transpose(0, 2, 1).reshape(k * 9, NUM_TILES)
-                        @ _SEAT_OF_POSITION).reshape(k, 9, 4)
-            self.hands[pending] = per_seat[:, 0].astype(U64)
-            if not self.rules.redeal:
-                break
-            # RULES D1.6: five doubles or more, or six tiles or more of one number, in some hand
-            bad = (per_seat[:, 8] >= 5).any(axis=1) | (per_seat[:, 1:8] >= 6).any(axis=(1, 2))
-            pending = pending[bad]  # thrown in: the next shuffle deals again
-        self.played[idx] = 0
-        self.played_by[idx] = 0
-        self.ends[idx] = NONE
-        self.knocks[idx] = 0
-        self.last_bits[idx] = 0
+        self._deal_hands(idx)
+        self._clear_line(idx)
         first = self.first_deal[idx]
         has11 = ((self.hands[idx] >> U64(T11)) & ONE).astype(np.int64)
         holder = has11[:, 1] + 2 * has11[:, 2] + 3 * has11[:, 3]
@@ -185,38 +186,50 @@ class BatchedDominoes(BatchedGame):
         self.lead_mask[idx] = np.where(first, U64(1 << T11), U64(ALL_TILES))
         self.current_player[idx] = leader
 
+    def _deal_hands(self, idx: np.ndarray) -> np.ndarray:
+        """The hands of games ``idx`` from the shuffled set (seed 000 §3), dealt again while a hand is one
+        RULES D1.6 throws in; returns each game's shuffle (``int64[len(idx), 28]``, the dealt one)."""
+        pending = np.arange(len(idx))
+        out = np.empty((len(idx), NUM_TILES), np.int64)
+        n = self.num_players
+        while len(pending):
+            tiles = vrng.shuffled(self.rng, idx[pending], range(NUM_TILES))
+            out[pending] = tiles
+            k = len(pending)
+            # per seat (its positions of the shuffle): the hand's bits, its tiles of each number, its doubles
+            per_seat = (_TILE_FEATURES[tiles].transpose(0, 2, 1).reshape(k * 9, NUM_TILES)
+                        @ self._seat_of_position).reshape(k, 9, n)
+            self.hands[idx[pending]] = per_seat[:, 0].astype(U64)
+            if not self.rules.redeal:
+                break
+            # RULES D1.6: five doubles or more, or six tiles or more of one number, in some hand
+            bad = (per_seat[:, 8] >= 5).any(axis=1) | (per_seat[:, 1:8] >= 6).any(axis=(1, 2))
+            pending = pending[bad]  # thrown in: the next shuffle deals again
+        return out
+
+    def _clear_line(self, idx: np.ndarray) -> None:
+        """Nothing played yet in the new deals of games ``idx``."""
+        self.played[idx] = 0
+        self.played_by[idx] = 0
+        self.ends[idx] = NONE
+        self.knocks[idx] = 0
+        self.last_bits[idx] = 0
+
     # -- a decision ------------------------------------------------------------------------------------
     def _begin_decision(self, actions: np.ndarray) -> tuple:
         """The start of every decision (here and in Donkey): the outputs cleared; the actions, the seats to
-        move, and their flat index in the ``[B, 4]`` arrays."""
+        move, and their flat index in the ``[B, seats]`` arrays."""
         self.clear_outputs()
         p = self.current_player.copy()
-        return np.asarray(actions, np.int64), p, np.arange(0, 4 * self.num_envs, 4) + p
+        n = self.num_players
+        return np.asarray(actions, np.int64), p, np.arange(0, n * self.num_envs, n) + p
 
     def apply(self, actions: np.ndarray) -> None:
         """One move in every game (RULES D1.2-4, seed 000 §5-6), then the deal's end where one came."""
         a, p, at = self._begin_decision(actions)
-        laid = _ACTION_BITS[a]
-        t = a >> 1
-        ends = self.ends
-        lead = self.played == 0
-        li = np.flatnonzero(lead)
-        if len(li):
-            ends[li, 0] = _LOW[t[li]]
-            ends[li, 1] = _HIGH[t[li]]
-        on = np.flatnonzero(~lead & (a < _NUM_SINGLE))
-        end_at = 2 * on + (a[on] & 1)  # flat index of the end the tile is laid at
-        flat_ends = ends.reshape(-1)
-        flat_ends[end_at] = _OTHER_FLAT[t[on] * (NONE + 1) + flat_ends[end_at]]
-        hands = self.hands.reshape(-1)
-        left = hands[at] & ~laid
-        hands[at] = left
-        pb = self.played_by.reshape(-1)
-        pb[at] |= laid
-        self.played |= laid
-        self.last_mover[:] = p
-        self.last_bits[:] = laid
+        left = self._lay(a, p, at)[1]
         out = left == 0
+        ends = self.ends
         e0, e1 = ends[:, 0], ends[:, 1]
         fit = _SUITX[e0] | _SUITX[e1]
         can = (self.hands & fit[:, None]) != 0  # [B, 4]: the seats holding a fitting tile
@@ -237,20 +250,52 @@ class BatchedDominoes(BatchedGame):
         if len(ended):
             self._end_deal(ended, out[ended])
 
+    def _lay(self, a: np.ndarray, p: np.ndarray, at: np.ndarray) -> tuple:
+        """Actions ``a`` of seats ``p`` (flat index ``at``) laid on the line: the lead sets both ends, a tile
+        at an end shows its other half there, the two-doubles move changes no end (RULES D1.2, seed 000 §5).
+        Returns the games where it was the lead and the mover's tiles left."""
+        laid = _ACTION_BITS[a]
+        t = a >> 1
+        ends = self.ends
+        lead = self.played == 0
+        li = np.flatnonzero(lead)
+        if len(li):
+            ends[li, 0] = _LOW[t[li]]
+            ends[li, 1] = _HIGH[t[li]]
+        on = np.flatnonzero(~lead & (a < _NUM_SINGLE))
+        end_at = 2 * on + (a[on] & 1)  # flat index of the end the tile is laid at
+        flat_ends = ends.reshape(-1)
+        flat_ends[end_at] = _OTHER_FLAT[t[on] * (NONE + 1) + flat_ends[end_at]]
+        hands = self.hands.reshape(-1)
+        left = hands[at] & ~laid
+        hands[at] = left
+        pb = self.played_by.reshape(-1)
+        pb[at] |= laid
+        self.played |= laid
+        self.last_mover[:] = p
+        self.last_bits[:] = laid
+        return li, left
+
+    def _side_sums(self, x: np.ndarray) -> np.ndarray:
+        """Per-seat values ``[k, seats]`` summed per side: pairs, seats 0+2 and 1+3 (seed 000 §2); every man
+        for himself, a side is a seat."""
+        return x[:, :2] + x[:, 2:] if self.rules.pairs else x
+
     def _end_deal(self, idx: np.ndarray, out: np.ndarray) -> None:
-        """Who lost and what is written (seed 000 §6-8, RULES D1.1, D1.7-9, D3.2-4), then the next deal
-        or the match's end (the scalar ``_end_deal`` / ``_end_match``)."""
+        """Who lost and what is written (seed 000 §6-8, RULES D1.1, D1.7-9, D2.4-5, D3.2-4, D5.4-5), then the
+        next deal or the match's end (the scalar ``_end_deal`` / ``_end_match``)."""
         r = self.rules
         side = self.side_of
+        S = self.num_sides
         h = self.hands[idx]
         pips = _pips(h)
         value = pips
         if self._lone is not None:  # D1.1: a lone 00 or 66 counts its configured value
             value = np.where(h == U64(1 << T00), self._lone[0], np.where(h == U64(1 << T66), self._lone[1], pips))
-        totals = pips[:, :2] + pips[:, 2:]  # pairs: seats 0+2 and 1+3 (seed 000 §2)
-        values = value[:, :2] + value[:, 2:]
+        totals = self._side_sums(pips)
+        values = self._side_sums(value)
         mover = self.last_mover[idx]
-        winners = np.where(out[:, None], side[mover][:, None] == np.arange(2),
+        winners = np.where(out[:, None], side[mover][:, None] == np.arange(S),
                            totals == totals.min(axis=1, keepdims=True))
         final = self.last_bits[idx]
         has00 = (final >> U64(T00)) & ONE == ONE
@@ -260,9 +305,11 @@ class BatchedDominoes(BatchedGame):
             values = np.where((out & has66 & ~has00)[:, None], r.out_66_amount, values)
         losing = ~winners & ~instant[:, None]
         eggs = ~losing.any(axis=1) & ~instant  # every side tied in a fish (D1.8)
-        written = np.zeros((len(idx), 2), np.int64)
+        written = np.zeros((len(idx), S), np.int64)
         if r.eggs_carry:
             self.ledger.record_eggs(idx[eggs], totals[eggs, 0])
+        if r.eggs_to == "highest":  # only the loser(s) with the highest amount take the carried eggs
+            values = self._eggs_to_highest(idx, values, losing)
         settle = np.flatnonzero(losing.any(axis=1))
         if len(settle):
             written[settle] = self.ledger.settle(idx[settle], values[settle], losing[settle])
@@ -270,17 +317,44 @@ class BatchedDominoes(BatchedGame):
         self.end_deal_outputs(idx, written, scores, winners & ~eggs[:, None], eggs)
         self.first_deal[idx] = False
         if r.next_leader == "winner":  # D5.2: the first winner clockwise from the last mover leads
-            cand = (mover[:, None] + np.arange(4)) & 3
+            n = self.num_players
+            cand = (mover[:, None] + np.arange(n)) % n
             wins = np.take_along_axis(winners, side[cand], axis=1)
             self.last_mover[idx] = cand[np.arange(len(idx)), np.argmax(wins, axis=1)]
-        goats = self.ledger.at_target(idx)
+        self._after_deal(idx, scores, winners, eggs, instant)
+
+    def _eggs_to_highest(self, idx: np.ndarray, values: np.ndarray, losing: np.ndarray) -> np.ndarray:
+        """``eggs_to="highest"`` (RULES silent, our option): with several losers and eggs carried, the
+        carried total goes to the loser(s) with the highest amount only, and nothing else is carried."""
+        eggs = self.ledger.eggs[idx]
+        k = np.flatnonzero((losing.sum(axis=1) > 1) & (eggs > 0))
+        if not len(k):
+            return values
+        lose = losing[k]
+        top = np.where(lose, values[k], np.iinfo(np.int64).min).max(axis=1, keepdims=True)
+        values = values.copy()
+        values[k] += np.where(lose & (values[k] == top), eggs[k, None], 0)
+        self.ledger.eggs[idx[k]] = 0
+        return values
+
+    def _after_deal(self, idx: np.ndarray, scores: np.ndarray, winners: np.ndarray, eggs: np.ndarray,
+                    instant: np.ndarray) -> None:
+        """The match's end in games ``idx`` (seed 000 §8, RULES D1.9, D2.6, D3.3) or their next deal."""
+        # the goats: the sides at the target, or the sides that did not go out on 00 (D3.3); of them the
+        # side(s) with the most points (seed 000 §8, RULES D2.6)
+        goats = np.where(instant[:, None], ~winners, self.ledger.at_target(idx))
         top = np.where(goats, scores, -1).max(axis=1, keepdims=True)
-        goats &= scores == top  # the side(s) with most points at the target (seed 000 §8)
-        at = goats.any(axis=1) & ~instant
-        over = instant | at | self.single_deal
-        # instant (D3.3): the side that went out wins; target: the goats lose; single deal: the deal decides
-        match_winners = np.where(instant[:, None] | ~at[:, None], winners & ~eggs[:, None], ~goats)
-        match_losers = np.where(instant[:, None] | ~at[:, None], ~winners, goats)
+        goats &= scores == top
+        at = goats.any(axis=1)
+        over = at | self.single_deal
+        if self.rules.pairs:  # the other pair wins
+            beat = ~goats
+        else:  # every man for himself: the fewest points of the others win (RULES D2.6)
+            low = np.where(goats, np.iinfo(np.int64).max, scores).min(axis=1, keepdims=True)
+            beat = ~goats & (scores == low)
+        # a single deal that reached no target: the deal decides
+        match_winners = np.where(at[:, None], beat, winners & ~eggs[:, None])
+        match_losers = np.where(at[:, None], goats, ~winners)
         done = np.flatnonzero(over)
         if len(done):
             self.end_match_outputs(idx[done], match_winners[done], match_losers[done])
@@ -360,7 +434,8 @@ class BatchedDominoes(BatchedGame):
         ``11`` in the first deal, D1.5; the two-doubles move, D1.2)."""
         if out is None:
             out = np.empty((self.num_envs, self.num_actions), np.int8)
-        h = self.hands.reshape(-1)[np.arange(0, 4 * self.num_envs, 4) + self.current_player]
+        n = self.num_players
+        h = self.hands.reshape(-1)[np.arange(0, n * self.num_envs, n) + self.current_player]
         e0, e1 = self.ends[:, 0], self.ends[:, 1]
         m0 = h & _SUITX[e0]  # before the lead both ends are 8 (no end): nothing fits
         m1 = h & _SUITX[e1]
@@ -389,11 +464,11 @@ class BatchedDominoes(BatchedGame):
         pk = self._oracle_packer
         pk.clear(self.num_envs)
         dealt = np.zeros(self.num_envs, U64)
-        for q in range(4):
+        for q in range(self.num_players):
             pk.put(self.hands[:, q], "hands", q, width=28)
             dealt |= self.hands[:, q]
         pk.put(U64(ALL_TILES) & ~(dealt | self.played), "stock_tiles", width=28)
-        pk.put(bit(self.current_player), "to_move", width=4)
+        pk.put(bit(self.current_player), "to_move", width=self.num_players)
         pk.unpack(out)
         out[:, spec.offset("seat0_hand"):] = self.observe(seat=np.zeros(self.num_envs, np.int64))
         return out

@@ -1,0 +1,346 @@
+"""The batched line dominoes with a stock and the table's knowledge of hidden tiles: ``dominoes_ffa_v0``
+(every man for himself, 2-4 players, seed 000 §9, RULES D2) and ``boneyard_v0`` (seed 001, RULES D5), for
+``B`` games at once -- and every other rules config of the dominoes engine's line game that the pairs engine
+(:mod:`kozel_env.vector.dominoes`) does not play: sleeping tiles, the openings of RULES D2.3 / D5.2.
+
+One scalar engine (:mod:`kozel_env.dominoes.engine`) plays these games, and this is a subclass of its
+pairs engine: the deal, the moves, the legal mask, the scoring and the match are
+:class:`~kozel_env.vector.dominoes.BatchedDominoes`'s, for any number of seats and sides. What it adds:
+
+* the stock: the shuffle's positions after the hands, drawn in that order (seed 000 §3); a seat that cannot
+  play draws one tile at a time until a tile fits while the stock holds more than it keeps (1 with
+  ``draw="keep_last"``, RULES D2.2; 0 with ``"all"``, D5.3), else it knocks (D1.3);
+* the opening lead of the match (RULES D1.5, D2.3, D5.2: ``11``, the lowest double, the heaviest tile) and
+  the ``lead_tile`` part;
+* the table's knowledge (:mod:`kozel_env.dominoes.knowledge`, the ``lacking`` part): each seat's hidden tiles
+  as classes ``(banned, count)``, oldest first, in ``K`` slots (the deal's, then one per run of draws with
+  misses); a class that runs out stays as a slot of count 0, and equal classes are not merged -- neither
+  changes which tiles a class allows nor the counts the observation shows. ``lacking`` is kept up to date
+  with them.
+
+State per game beyond the pairs engine's: ``stock`` (mask), ``stock_prefix[B, S + 1]`` (the tiles of the
+first ``j`` positions of the stock's order), ``stock_taken`` (tiles drawn from it this deal), ``drawn[B, n]``,
+``lead_tile`` (-1 before the lead), ``fresh`` (the seat to move drew its one fitting tile: it plays that one,
+no class gives it), ``cls_ban[B, n, K]`` / ``cls_count[B, n, K]`` / ``cls_used[B, n]`` (the classes) and
+``lacking[B, n, 7]``. ``tests/vector/test_identity_stock.py`` steps them beside the AEC env.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..dominoes.game import DominoesGame
+from ..dominoes.knowledge import opening_bans, resolve_opening
+from ..dominoes.tiles import ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, NUM_TILES, PIPS, SUIT
+from .bits import ONE, U64, lowest_bit_index, popcount
+from .dominoes import _OPEN, _SUITX, DOUBLE_PAIRS, NONE, T11, BatchedDominoes
+
+_NUM_SINGLE = NUM_TILES * 2
+_TILES_OF = np.array([(a >> 1, a >> 1) for a in range(_NUM_SINGLE)]
+                     + [(DOUBLE[x], DOUBLE[y]) for x, y in DOUBLE_PAIRS], np.int64)
+"""``_TILES_OF[a]``: the tiles action ``a`` lays, in the scalar ``last_move`` order (one tile: twice)."""
+_SUIT = np.array(SUIT, U64)
+_HEAVIEST_FIRST = np.array(sorted(range(NUM_TILES), key=lambda t: (PIPS[t], HIGH[t]), reverse=True), np.int64)
+"""Tiles by weight (pips, then the higher half), heaviest first: with no double dealt the heaviest leads
+(RULES D2.3, D5.2); the key names one tile, so the seat tie-break of the scalar rule never decides."""
+
+
+def _covers(bans: np.ndarray) -> np.ndarray:
+    """``[..., 7]``: which numbers a class banning ``bans`` knows its tiles not to carry (every tile of the
+    number banned: :func:`kozel_env.dominoes.knowledge.lack_counts`)."""
+    return (bans[..., None] & _SUIT) == _SUIT
+
+
+class BatchedStockDominoes(BatchedDominoes):
+    engine_id = "dominoes"
+    STATE = BatchedDominoes.STATE + ("stock", "stock_prefix", "stock_taken", "drawn", "lead_tile", "fresh",
+                                     "cls_ban", "cls_count", "cls_used", "lacking")
+    plays = "the dominoes engine's line game (stock, openings, 2-4 seats)"
+
+    @classmethod
+    def refusals(cls, game: DominoesGame) -> list:
+        return [] if type(game) is cls.game_class else ["the Donkey's house and closed doubles (RULES D4)"]
+
+    def __init__(self, game: DominoesGame, num_envs: int, single_deal: bool = False):
+        super().__init__(game, num_envs, single_deal)
+        r = self.rules
+        B, n = self.num_envs, self.num_players
+        self._stock_size = S = NUM_TILES - n * r.hand_size
+        self._keeps = {"none": S, "keep_last": 1, "all": 0}[r.draw]
+        """Tiles the stock keeps (RULES D2.2: the last is never drawn; D5.3: all may be; no draws: all)."""
+        self._lacks = "lacking" in game.obs_spec.offsets
+        K = 1 + S if self._lacks else 1  # the deal's class, then at most one per stock tile drawn
+        self.stock = np.zeros(B, U64)
+        self.stock_prefix = np.zeros((B, S + 1), U64)
+        self.stock_taken = np.zeros(B, np.int64)
+        self.drawn = np.zeros((B, n), np.int64)
+        self.lead_tile = np.full(B, -1, np.int64)
+        self.fresh = np.zeros(B, bool)
+        self.cls_ban = np.zeros((B, n, K), U64)
+        self.cls_count = np.zeros((B, n, K), np.int16)
+        self.cls_used = np.zeros((B, n), np.int64)
+        self.lacking = np.zeros((B, n, 7), np.int16)
+        rule = r.opening
+        self._bans = np.array([[opening_bans(rule, n, p, t) for t in range(NUM_TILES)] for p in range(n)], U64)
+        """``_bans[leader, tile]``: per seat, the tiles nobody who saw the opening lead thinks it was dealt."""
+        self._eleven_leads = resolve_opening(rule, n) == "11"
+
+    def _init_views(self) -> None:
+        """Tables of the flags from ``ends`` to ``opened`` (bit ``pos - f0``, every position from the
+        ``obs_spec``), for any number of seats and sides."""
+        off = self._spec.offset
+        f0 = self._flags0
+        n, s = self.num_players, self.num_sides
+        self._seat_flags = np.array([(1 << (off("leader", lead) - f0)) | (1 << (off("seat", q) - f0))
+                                     for lead in range(n) for q in range(n)], U64)
+        """``_seat_flags[n * (leader offset) + seat]``."""
+        self._first_bit = U64(off("first_deal") - f0)
+        self._empty_bit = U64(off("line_empty") - f0)
+        self._opened_bits = [U64(off("opened", k) - f0) for k in range(s)]
+        self._flags_width = off("opened") + s - f0
+        self._lead_at = off("lead_tile") if "lead_tile" in self._spec.offsets else None
+        assert off("knocked") + 7 * n == f0 and self._flags_width <= 64
+
+    # -- deals -----------------------------------------------------------------------------------------
+    def _start_deal(self, idx: np.ndarray) -> None:
+        """Deal ``hand_size`` tiles each, the rest of the shuffle is the stock in draw order (seed 000 §3,
+        RULES D2.1, D5.1), silently redeal a dealt hand RULES D1.6 forbids, and lead: in the match's first
+        deal the opening rule's tile (RULES D1.5, D2.3, D5.2), later the last mover or the winner."""
+        tiles = self._deal_hands(idx)
+        self._clear_line(idx)
+        S = self._stock_size
+        if S:
+            bits = np.left_shift(ONE, tiles[:, NUM_TILES - S:].astype(U64))
+            self.stock_prefix[idx, 1:] = np.bitwise_or.accumulate(bits, axis=1)
+            self.stock[idx] = self.stock_prefix[idx, S]
+        self.stock_taken[idx] = 0
+        self.drawn[idx] = 0
+        self.lead_tile[idx] = -1
+        self.fresh[idx] = False
+        if self._lacks:  # one class per seat: its dealt tiles, nothing known (knowledge.deal_classes)
+            self.cls_ban[idx] = 0
+            self.cls_count[idx] = 0
+            self.cls_count[idx, :, 0] = self.rules.hand_size
+            self.cls_used[idx] = 1
+            self.lacking[idx] = 0
+        leader = self.last_mover[idx].copy()
+        mask = np.full(len(idx), U64(ALL_TILES))
+        f = np.flatnonzero(self.first_deal[idx])
+        if len(f):
+            seat, tile = self._opening_lead(idx[f])
+            leader[f] = seat
+            mask[f] = np.left_shift(ONE, tile.astype(U64))
+        self.leader[idx] = leader
+        self.lead_mask[idx] = mask
+        self.current_player[idx] = leader
+
+    def _opening_lead(self, idx: np.ndarray) -> tuple:
+        """``knowledge.opening_lead`` in games ``idx``: ``11`` where the rule says so and it was dealt, else
+        the lowest double dealt (``00`` lowest), else the heaviest tile; the seat that holds it."""
+        hands = self.hands[idx]
+        dealt = np.bitwise_or.reduce(hands, axis=1)
+        tile = np.full(len(idx), -1, np.int64)
+        if self._eleven_leads:
+            tile[(dealt >> U64(T11)) & ONE == ONE] = T11
+        doubles = dealt & U64(DOUBLES_MASK)
+        low = (tile < 0) & (doubles != 0)
+        tile[low] = lowest_bit_index(doubles[low])  # tile ids of the doubles rise with the number
+        none = np.flatnonzero(tile < 0)
+        if len(none):
+            held = (dealt[none, None] >> _HEAVIEST_FIRST.astype(U64)) & ONE
+            tile[none] = _HEAVIEST_FIRST[np.argmax(held, axis=1)]
+        seat = np.argmax((hands >> tile[:, None].astype(U64)) & ONE, axis=1)
+        return seat, tile
+
+    # -- a decision ------------------------------------------------------------------------------------
+    def apply(self, actions: np.ndarray) -> None:
+        """One move in every game (seed 000 §5), the table's knowledge of it, then the next seat with the
+        forced draws and knocks before it (RULES D1.3, D2.2, D5.3), or the deal's end."""
+        a, p, at = self._begin_decision(actions)
+        li, left = self._lay(a, p, at)
+        self.lead_tile[li] = a[li] >> 1
+        if self._lacks:
+            self._track_play(a, p, li)
+        self._next_seat(p, left)
+
+    def _track_play(self, a: np.ndarray, p: np.ndarray, li: np.ndarray) -> None:
+        """The scalar ``_track_play``: the tiles played leave the oldest class that allows them (a seat's
+        freshly drawn tile is in none); the match's opening lead bans, in every seat's dealt class, what the
+        opening rule says nobody holds (RULES D2.3, D5.2)."""
+        g = np.flatnonzero(~self.fresh)
+        self.fresh[:] = False
+        tiles = _TILES_OF[a[g]]
+        self._take(g, p[g], tiles[:, 0])
+        two = np.flatnonzero(a[g] >= _NUM_SINGLE)
+        if len(two):
+            self._take(g[two], p[g[two]], tiles[two, 1])
+        first = li[self.lead_mask[li] != U64(ALL_TILES)]
+        if len(first):
+            bans = self._bans[p[first], a[first] >> 1]
+            for q in range(self.num_players):
+                self._ban(first, np.full(len(first), q), bans[:, q])
+
+    def _take(self, g: np.ndarray, q: np.ndarray, t: np.ndarray) -> None:
+        """``knowledge.play``: tile ``t`` leaves seat ``q``'s oldest class that allows it, in games ``g``."""
+        ban = self.cls_ban[g, q]
+        count = self.cls_count[g, q]
+        ok = ((ban >> t[:, None].astype(U64)) & ONE == 0) & (count > 0)
+        i = np.argmax(ok, axis=1)
+        self.cls_count[g, q, i] -= 1
+        self.lacking[g, q] -= _covers(ban[np.arange(len(g)), i])
+
+    def _ban(self, g: np.ndarray, q: np.ndarray, mask: np.ndarray) -> None:
+        """``knowledge.ban``: none of seat ``q``'s tiles is in ``mask`` (games ``g``)."""
+        ban = self.cls_ban[g, q] | mask[:, None]
+        self.cls_ban[g, q] = ban
+        self.lacking[g, q] = (_covers(ban) * self.cls_count[g, q][..., None]).sum(axis=1)
+
+    def _next_seat(self, p: np.ndarray, left: np.ndarray) -> None:
+        """Going out, else the next seat clockwise that holds a fitting tile; the scalar ``_after_move``
+        (seed 000 §5-6, RULES D1.3-4, D2.2-4, D5.3-4)."""
+        n = self.num_players
+        out = left == 0
+        ends = self.ends
+        fit = _SUITX[ends[:, 0]] | _SUITX[ends[:, 1]]
+        nxt = p + 1
+        nxt[nxt == n] = 0
+        plays = ((self.hands.reshape(-1)[np.arange(0, n * self.num_envs, n) + nxt] & fit) != 0) & ~out
+        self.current_player[:] = np.where(plays, nxt, p)
+        hard = np.flatnonzero(~plays & ~out)
+        fish = self._search(hard, p[hard], fit[hard]) if len(hard) else hard
+        ended = np.union1d(np.flatnonzero(out), fish)
+        if len(ended):
+            self._end_deal(ended, out[ended])
+
+    def _search(self, g: np.ndarray, p: np.ndarray, fit: np.ndarray) -> np.ndarray:
+        """In games ``g`` whose next seat holds no fitting tile: each seat from ``p + 1`` round to ``p``
+        plays if it holds a fitting tile, else draws until one fits while the stock allows (RULES D2.2,
+        D5.3), else knocks on the open numbers (D1.3). Returns the games where nobody can play (the fish)."""
+        n = self.num_players
+        ends = self.ends[g]
+        numbers = _OPEN[ends[:, 0]] | _OPEN[ends[:, 1]]
+        draws = self._keeps < self._stock_size
+        for i in range(1, n + 1):
+            r = g
+            q = (p + i) % n
+            keep = (self.hands[r, q] & fit) == 0
+            self.current_player[r[~keep]] = q[~keep]
+            if draws:
+                c = np.flatnonzero(keep & (self._stock_size - self.stock_taken[r] > self._keeps))
+                if len(c):
+                    found = self._draw(r[c], q[c], fit[c])
+                    took = r[c[found]]
+                    self.current_player[took] = q[c[found]]
+                    self.fresh[took] = True
+                    keep[c[found]] = False
+            k = np.flatnonzero(keep)
+            self.knocks[r[k], q[k]] |= numbers[k]
+            if self._lacks:
+                self._ban(r[k], q[k], fit[k])
+            g, p, fit, numbers = g[k], p[k], fit[k], numbers[k]
+            if not len(g):
+                break
+        return g
+
+    def _draw(self, g: np.ndarray, q: np.ndarray, fit: np.ndarray) -> np.ndarray:
+        """``_draw_until_fit`` in games ``g``: seat ``q`` draws from the stock in its order until a tile fits
+        or the stock is down to what it keeps; the misses become a class of their own (knowledge.add_drawn).
+        Returns whether a fitting tile was drawn."""
+        S = self._stock_size
+        m = len(g)
+        pre = self.stock_prefix[g]
+        taken = self.stock_taken[g]
+        rows = np.arange(m)
+        before = pre[rows, taken]
+        last = S - self._keeps  # the stock's positions up to this one may be drawn
+        j = np.arange(S + 1)
+        # fits[:, j]: a tile that fits lies among the stock's positions taken .. j - 1 (rises with j)
+        fits = (pre & (fit & ~before)[:, None]) != 0
+        misses = ((j > taken[:, None]) & (j <= last) & ~fits).sum(axis=1)
+        found = fits[:, last]
+        d = misses + found
+        new = pre[rows, taken + d] & ~before
+        self.hands[g, q] |= new
+        self.stock[g] &= ~new
+        self.stock_taken[g] = taken + d
+        self.drawn[g, q] += d
+        if self._lacks:
+            self._ban(g, q, fit)
+            a = np.flatnonzero(misses)
+            ga, qa, slot = g[a], q[a], self.cls_used[g[a], q[a]]
+            self.cls_ban[ga, qa, slot] = fit[a]
+            self.cls_count[ga, qa, slot] = misses[a]
+            self.cls_used[ga, qa] = slot + 1
+            self.lacking[ga, qa] += _covers(fit[a]) * misses[a, None].astype(np.int16)
+        return found
+
+    # -- views -----------------------------------------------------------------------------------------
+    def _view(self, seat: np.ndarray, out: np.ndarray, packer, base: int) -> None:
+        """``game.observe(state, seat)`` of every game into ``out[:, base:]``, every part at its ``obs_spec``
+        offset: the 0/1 parts packed (the lead tile among them), then the scalars (computed in float64 and
+        stored as float32, as the scalar builder packs Python floats)."""
+        off = self._spec.offset
+        B, n = self.num_envs, self.num_players
+        rows = np.arange(0, n * B, n)
+        packer.clear(B)
+        put = packer.put_at
+        hands = self.hands.reshape(-1)
+        played_by = self.played_by.reshape(-1)
+        knocks = self.knocks.reshape(-1)
+        rel = [rows + (seat + k) % n for k in range(n)]  # flat index of (game, the seat at offset k)
+        put(hands[rel[0]], base + off("hand"), 28)
+        k0 = off("knocked")
+        knocked = np.zeros(B, U64)
+        for k in range(n):
+            put(played_by[rel[k]], base + off("played_by", k), 28)
+            knocked |= knocks[rel[k]] << U64(off("knocked", k) - k0)
+        put(knocked, base + k0, 7 * n)
+        flags = self._end_flags[self.ends[:, 0] * (NONE + 1) + self.ends[:, 1]]
+        flags |= self._seat_flags[((self.leader - seat) % n) * n + seat]
+        flags |= self.first_deal.astype(U64) << self._first_bit
+        flags |= (self.played == 0).astype(U64) << self._empty_bit
+        srel = self._side_rows(seat)
+        opened = self.ledger.opened.reshape(-1)
+        for k, at in enumerate(self._opened_bits):
+            flags |= opened[srel[k]].astype(U64) << at
+        put(flags, base + self._flags0, self._flags_width)
+        if self._lead_at is not None:
+            lt = self.lead_tile
+            put(np.where(lt >= 0, np.left_shift(ONE, np.maximum(lt, 0).astype(U64)), U64(0)), base + self._lead_at,
+                28)
+        packer.unpack(out[:, base:] if base else out)
+        value = self._count_value
+        o = base + off("hand_counts")
+        for k in range(n):
+            out[:, o + k] = value[popcount(hands[rel[k]])]
+        if "drawn" in self._spec.offsets:
+            drawn = self.drawn.reshape(-1)
+            lacking = self.lacking.reshape(B * n, 7)
+            for k in range(n):
+                out[:, base + off("drawn", k)] = value[drawn[rel[k]]]
+                o = base + off("lacking", k)
+                out[:, o:o + 7] = value[lacking[rel[k]]]
+            out[:, base + off("stock")] = value[popcount(self.stock)]
+        t = self._inv_target
+        led = self.ledger
+        for name, arr in (("scores", led.scores), ("memory", led.memory)):
+            o = base + off(name)
+            flat = arr.reshape(-1)
+            for k in range(self.num_sides):
+                out[:, o + k] = flat[srel[k]] * t
+        out[:, base + off("eggs")] = led.eggs * t
+
+    def _side_rows(self, seat: np.ndarray) -> list:
+        """Per relative side ``k`` (0: the seat's own), the flat index of (game, that side) in ``[B, sides]``
+        arrays: every man for himself, the seat ``k`` places on; pairs, the pair ``k`` places on."""
+        s = self.num_sides
+        own = self.side_of[seat]
+        rows = np.arange(0, s * self.num_envs, s)
+        return [rows + (own + k) % s for k in range(s)]
+
+
+def line_engine(game: DominoesGame, num_envs: int, single_deal: bool = False) -> BatchedDominoes:
+    """The batched engine of the dominoes engine's line games (``ENGINES["dominoes"]``): the pairs engine
+    where it plays the rules (the pairs game of 7 tiles each without a stock, the 11 opening), the stock
+    engine above for every other rules config."""
+    cls = BatchedDominoes if not BatchedDominoes.refusals(game) else BatchedStockDominoes
+    return cls(game, num_envs, single_deal)
