@@ -15,6 +15,9 @@ Generated, and committed (the site, ``python -m mkdocs build --strict``, is buil
   bot ladder (``docs/guides/bots.md``, from ``agents/LADDER.md``), the trained agents' baselines
   (``docs/guides/trained-agents.md``) and the expert's research notes (``docs/research/expert.md``), both
   from ``agents/rl/BASELINES.md``.
+
+``mkdocs.yml`` also loads this file as a hook (:func:`on_page_content`): the docstrings that mkdocstrings
+renders use Sphinx roles (``:func:`x```), which it shows as written; the hook keeps only the code.
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from .registry import ENVIRONMENTS, load
+from kozel_env.registry import ENVIRONMENTS, load  # absolute: mkdocs loads this file by path as its hook
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -267,7 +270,7 @@ def games_table(prefix: str) -> str:
 
 def schema_block() -> str:
     """What ``infos`` and the match record hold, from the modules that define them (one home)."""
-    from .core import record, results
+    from kozel_env.core import record, results
 
     return "\n".join(["## Deal and match results (`infos`)", "", _rst_to_md(results.__doc__.split("\n\n", 1)[1]),
                       "", "## The match record", "", _rst_to_md(record.__doc__.split("\n\n", 1)[1])])
@@ -337,6 +340,14 @@ def stale() -> list:
     """Generated files that differ from what the code gives (missing ones included)."""
     return [rel for rel, text in expected().items()
             if not (ROOT / rel).exists() or (ROOT / rel).read_text() != text]
+
+
+_ROLE = re.compile(r":(?:mod|class|func|meth|attr|data|exc|obj):(<code>)~?")
+
+
+def on_page_content(html: str, **kwargs) -> str:
+    """mkdocs hook: ``:func:<code>x</code>`` in a rendered page becomes ``<code>x</code>``."""
+    return _ROLE.sub(r"\1", html)
 
 
 def main(argv=None) -> int:
