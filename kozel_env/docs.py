@@ -290,8 +290,10 @@ def _agents_file(rel: str) -> str:
 
 
 def ladder_block() -> str:
+    """``agents/LADDER.md``; its links to why a target is not met (to the baselines' section, whether written
+    as ``#...`` or ``.../BASELINES.md#...``) point at that section of the trained agents' page."""
     text = _shift(_agents_file("agents/LADDER.md"), 2)
-    return text.replace(f"]({WHY_ANCHOR})", f"](trained-agents.md{WHY_ANCHOR})")
+    return re.sub(rf"\]\((?:[^)\s]*BASELINES\.md)?{WHY_ANCHOR}\)", f"](trained-agents.md{WHY_ANCHOR})", text)
 
 
 def baselines_block() -> str:

@@ -109,3 +109,13 @@ def test_benchmark_script_reports_the_batched_engines_and_the_pettingzoo_floor()
     rows = [line.split() for line in out.splitlines() if line.startswith(("dominoes_v0", "queens_and_jacks_v0"))]
     assert [(r[0], r[1]) for r in rows] == [("dominoes_v0", "1"), ("dominoes_v0", "8"),
                                            ("queens_and_jacks_v0", "1"), ("queens_and_jacks_v0", "8")]
+
+
+def test_the_ladders_why_links_point_at_the_heading_of_the_trained_agents_page():
+    """agents/LADDER.md links its unmet targets to a section of agents/rl/BASELINES.md; on the site the two
+    are different pages, so the ladder's links must name the trained agents' page."""
+    bots = (ROOT / "docs" / "guides" / "bots.md").read_text()
+    links = re.findall(r"\[why\]\(([^)]*)\)", bots)
+    assert links and set(links) == {f"trained-agents.md{docs.WHY_ANCHOR}"}
+    headings = (ROOT / "docs" / "guides" / "trained-agents.md").read_text().splitlines()
+    assert "### Against the targets, and why some fall short" in headings
