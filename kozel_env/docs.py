@@ -136,7 +136,14 @@ def _rule_of(doc: str) -> str:
 
 
 def _type_name(t) -> str:
-    return t if isinstance(t, str) else getattr(t, "__name__", str(t))
+    """A field's annotation as text, ``X | None`` written ``X or None`` (a pipe would split the table cell)."""
+    name = t if isinstance(t, str) else getattr(t, "__name__", str(t))
+    return name.replace(" | ", " or ")
+
+
+def _wide(table: str) -> str:
+    """A table whose last column (its meaning) gets the room (``docs/stylesheets/extra.css``)."""
+    return f'<div class="kz-wide" markdown>\n\n{table}\n\n</div>'
 
 
 def options_table(name: str) -> str:
@@ -151,7 +158,7 @@ def options_table(name: str) -> str:
         doc = _rst_to_md(docs.get(f.name, ""))
         rows.append(f"| `{f.name}` | `{_cell(_type_name(f.type))}` | `{getattr(rules, f.name)!r}` | "
                     f"{_cell(checks[f.name].allowed)} | {_rule_of(docs.get(f.name, ''))} | {_cell(doc)} |")
-    return "\n".join(rows)
+    return _wide("\n".join(rows))
 
 
 def reset_options_table(name: str) -> str:
@@ -190,7 +197,7 @@ def observation_section(name: str) -> str:
         f"Agents `player_0`..`player_{g.num_players - 1}`; `Discrete({g.num_actions})` actions; observation "
         f"`float32[{g.obs_spec.size}]` plus `action_mask` `int8[{g.num_actions}]`; `state()` "
         f"`float32[{g.oracle_spec.size}]` (the oracle view, for centralized critics only). Parts, in order "
-        "(`game.obs_spec.offset(name, *index)` gives a position):", "", g.obs_spec.markdown()])
+        "(`game.obs_spec.offset(name, *index)` gives a position):", "", _wide(g.obs_spec.markdown())])
 
 
 def _played_results(name: str) -> tuple:
