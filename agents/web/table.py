@@ -113,10 +113,11 @@ class Table:
     """One game at one table: the AEC env, an agent per bot seat, the per-seat logs.
 
     ``seats`` lists each seat's choice (``"human"`` or a bot). Bots move only when :meth:`advance` is called
-    (the client calls it at its own pace: pause, step and speed live in the browser)."""
+    (the client calls it at its own pace: pause, step and speed live in the browser). ``setup``: reset
+    options fixing the deal (the game's set-up keys), for tests and analysis."""
 
     def __init__(self, env_name: str, options: dict | None = None, seats=None, episode: str = "deal",
-                 seed: int | None = None):
+                 seed: int | None = None, setup: dict | None = None):
         if env_name not in ENVIRONMENTS:
             raise BadRequest(f"unknown game {env_name!r}; known: {sorted(ENVIRONMENTS)}")
         if episode not in ("deal", "match"):
@@ -157,7 +158,10 @@ class Table:
         """The hint's expert, built on the first hint."""
         self.lock = threading.Lock()
         self.touched = time.monotonic()
-        self.env.reset(seed=self.seed)
+        try:
+            self.env.reset(seed=self.seed, options=setup)
+        except KozelError as e:
+            raise BadRequest(f"bad set-up for {env_name}: {e}") from None
         for a in self.agents.values():
             if hasattr(a, "reset"):
                 a.reset()
@@ -174,11 +178,11 @@ class Table:
 
     def _track_line(self, move: str, before: list, after: list) -> None:
         """The dominoes line from a public move (``"35L"``: tile 35 at the end L; the opening tile has no
-        end): each arm lists its tiles outward, each as ``[inner, outer]`` halves."""
+        end; Donkey's ``x`` closes a double): each arm lists its tiles outward, each as ``[inner, outer]`` halves."""
         if self.line is None or not move[:2].isdigit():
             return
         a, b = int(move[0]), int(move[1])
-        slot = move[2:]
+        slot = move[2:].rstrip("x")  # Donkey: "33Lx" closes the double at L, "11x" a closed lead
         if self.line["center"] is None or not slot:
             self.line = self._empty_line()
             self.line["center"] = [a, b]

@@ -160,6 +160,11 @@ function accept(v) {
 }
 
 // ------------------------------------------------------------------ the loop: bots at the chosen pace
+function busy(on) {
+  S.busy = on;
+  document.body.dataset.busy = on ? "1" : "0";
+}
+
 function stopTimer() { if (S.timer) clearTimeout(S.timer); S.timer = null; }
 
 function schedule() {
@@ -173,19 +178,19 @@ async function tick(force) {
   S.timer = null;
   const v = S.view;
   if (!v || v.terminal || S.busy || (!force && S.paused) || !v.bot_to_move) return;
-  S.busy = true;
+  busy(true);
   try {
     const body = {n: 1, since: S.log.length, seat: S.seat};
     if (S.token) body.token = S.token;
     show(await api("POST", `/api/tables/${S.table}/advance`, body));
   } catch (e) { say(e.message, "error"); }
-  S.busy = false;
+  busy(false);
   if (!force) schedule();
 }
 
 async function play(move) {
   if (S.busy) return;
-  S.busy = true;
+  busy(true);
   $("choose").hidden = true;
   try {
     const v = await api("POST", `/api/tables/${S.table}/move`,
@@ -193,7 +198,7 @@ async function play(move) {
     say("");
     show(v);
   } catch (e) { say(e.message, "error"); }
-  S.busy = false;
+  busy(false);
   schedule();
 }
 
@@ -295,7 +300,8 @@ function clickPiece(token) {
     const b = document.createElement("button");
     b.className = "end-choice";
     b.dataset.move = m.move;
-    b.textContent = m.move.slice(2) ? `end ${m.move.slice(2)}` : m.move;
+    const end = m.move.slice(2).replace(/x$/, ""), closed = m.move.endsWith("x");
+    b.textContent = (end ? `end ${end}` : "lead") + (closed ? " (closed)" : "");
     b.addEventListener("click", () => play(m.move));
     box.appendChild(b);
   }
@@ -358,7 +364,7 @@ function describe(e) {
   const who = e.seat === undefined ? "" : `player_${e.seat} `;
   const parts = [];
   if (e.move !== undefined) parts.push(`${who}plays ${e.move}`);
-  else if (e.seat !== undefined) parts.push(`${who}moves (face down)`);
+  else if (e.seat !== undefined) parts.push(`${who}moves`);
   for (const ev of e.events || []) {
     if (ev.type === "deal_end") { parts.push(`deal ${ev.deal} over (${ev.result.ended_by})`); continue; }
     if (ev.type === "deal") {
