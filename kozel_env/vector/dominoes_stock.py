@@ -68,6 +68,7 @@ class BatchedStockDominoes(BatchedDominoes):
         self._keeps = {"none": S, "keep_last": 1, "all": 0}[r.draw]
         """Tiles the stock keeps (RULES D2.2: the last is never drawn; D5.3: all may be; no draws: all)."""
         self._lacks = "lacking" in game.obs_spec.offsets
+        """The stock's parts (``drawn``, ``stock``, ``lacking``) are observed: the table's knowledge is kept."""
         K = 1 + S if self._lacks else 1  # the deal's class, then at most one per stock tile drawn
         self.stock = np.zeros(B, U64)
         self.stock_prefix = np.zeros((B, S + 1), U64)
@@ -180,19 +181,34 @@ class BatchedStockDominoes(BatchedDominoes):
                 self._ban(first, np.full(len(first), q), bans[:, q])
 
     def _take(self, g: np.ndarray, q: np.ndarray, t: np.ndarray) -> None:
-        """``knowledge.play``: tile ``t`` leaves seat ``q``'s oldest class that allows it, in games ``g``."""
-        ban = self.cls_ban[g, q]
-        count = self.cls_count[g, q]
-        ok = ((ban >> t[:, None].astype(U64)) & ONE == 0) & (count > 0)
-        i = np.argmax(ok, axis=1)
-        self.cls_count[g, q, i] -= 1
-        self.lacking[g, q] -= _covers(ban[np.arange(len(g)), i])
+        """``knowledge.play``: tile ``t`` leaves seat ``q``'s oldest class that allows it, in games ``g``
+        (first the deal's class, which allows it in most games)."""
+        ban0 = self.cls_ban[g, q, 0]
+        first = ((ban0 >> t.astype(U64)) & ONE == 0) & (self.cls_count[g, q, 0] > 0)
+        f = np.flatnonzero(first)
+        gf, qf = g[f], q[f]
+        self.cls_count[gf, qf, 0] -= 1
+        hit = np.flatnonzero(ban0[f] != 0)  # a class that bans nothing knows nothing
+        if len(hit):
+            self.lacking[gf[hit], qf[hit]] -= _covers(ban0[f[hit]])
+        o = np.flatnonzero(~first)
+        if len(o):
+            g, q, t = g[o], q[o], t[o]
+            K = int(self.cls_used[g, q].max())
+            ban = self.cls_ban[g, q, :K]
+            ok = ((ban >> t[:, None].astype(U64)) & ONE == 0) & (self.cls_count[g, q, :K] > 0)
+            i = np.argmax(ok, axis=1)
+            self.cls_count[g, q, i] -= 1
+            self.lacking[g, q] -= _covers(ban[np.arange(len(g)), i])
 
     def _ban(self, g: np.ndarray, q: np.ndarray, mask: np.ndarray) -> None:
-        """``knowledge.ban``: none of seat ``q``'s tiles is in ``mask`` (games ``g``)."""
-        ban = self.cls_ban[g, q] | mask[:, None]
-        self.cls_ban[g, q] = ban
-        self.lacking[g, q] = (_covers(ban) * self.cls_count[g, q][..., None]).sum(axis=1)
+        """``knowledge.ban``: none of seat ``q``'s tiles is in ``mask`` (games ``g``), in every class in use."""
+        if not len(g):
+            return
+        K = int(self.cls_used[g, q].max())
+        ban = self.cls_ban[g, q, :K] | mask[:, None]
+        self.cls_ban[g, q, :K] = ban
+        self.lacking[g, q] = (_covers(ban) * self.cls_count[g, q, :K][..., None]).sum(axis=1)
 
     def _next_seat(self, p: np.ndarray, left: np.ndarray) -> None:
         """Going out, else the next seat clockwise that holds a fitting tile; the scalar ``_after_move``
@@ -309,24 +325,22 @@ class BatchedStockDominoes(BatchedDominoes):
                 28)
         packer.unpack(out[:, base:] if base else out)
         value = self._count_value
+        every = np.stack(rel, axis=1)  # [B, n]: the flat index of each relative seat
         o = base + off("hand_counts")
-        for k in range(n):
-            out[:, o + k] = value[popcount(hands[rel[k]])]
-        if "drawn" in self._spec.offsets:
-            drawn = self.drawn.reshape(-1)
-            lacking = self.lacking.reshape(B * n, 7)
-            for k in range(n):
-                out[:, base + off("drawn", k)] = value[drawn[rel[k]]]
-                o = base + off("lacking", k)
-                out[:, o:o + 7] = value[lacking[rel[k]]]
+        out[:, o:o + n] = value[popcount(hands[every])]
+        if self._lacks:
+            o = base + off("drawn")
+            out[:, o:o + n] = value[self.drawn.reshape(-1)[every]]
             out[:, base + off("stock")] = value[popcount(self.stock)]
+            o = base + off("lacking")
+            out[:, o:o + 7 * n] = value[self.lacking.reshape(B * n, 7)[every]].reshape(B, 7 * n)
         t = self._inv_target
         led = self.ledger
+        sides = np.stack(srel, axis=1)
+        s = self.num_sides
         for name, arr in (("scores", led.scores), ("memory", led.memory)):
             o = base + off(name)
-            flat = arr.reshape(-1)
-            for k in range(self.num_sides):
-                out[:, o + k] = flat[srel[k]] * t
+            out[:, o:o + s] = arr.reshape(-1)[sides] * t
         out[:, base + off("eggs")] = led.eggs * t
 
     def _side_rows(self, seat: np.ndarray) -> list:

@@ -15,7 +15,7 @@ from kozel_env.dominoes.tiles import DOUBLE
 from kozel_env.registry import ENVIRONMENTS, load
 from kozel_env.vector.dominoes import BatchedDominoes
 from kozel_env.vector.dominoes_stock import BatchedStockDominoes
-from tests.vector.test_env import _play_to_learner, lowest_legal
+from tests.vector import test_env
 from tests.vector.test_identity import run_identity
 
 CASES = [(name, options) for name in ("dominoes_ffa_v0", "boneyard_v0") for options in ENVIRONMENTS[name][1]] + [
@@ -48,48 +48,15 @@ def test_stock_identity_over_thousands_of_games(name, options):
     assert seen["deals"] >= 2000 and seen["episodes"] >= 100, seen
 
 
-@pytest.mark.parametrize(("name", "options"), [("dominoes_ffa_v0", {"num_players": 3, "reward": "points"}),
+@pytest.mark.parametrize(("name", "options"), [("dominoes_ffa_v0", {"reward": "points"}),
                                                 ("boneyard_v0", {}),
-                                                ("boneyard_v0", {"num_players": 4, "episode": "deal"})])
+                                                ("boneyard_v0", {"episode": "deal", "two_doubles": True})])
 def test_single_learner_stock_games_are_the_aec_env_with_the_opponent_moving_between(name, options):
     """The opponents' sub-batches (``take`` / ``put``) carry the stock and the table's knowledge: the
-    learner's observations and rewards are the AEC env's with the opponents' moves played in between."""
-    B, seed = 6, 11
-    venv = vector.make(name, B, seed=seed, opponent=lowest_legal, **options)
-    envs = [load(name).env(**options) for _ in range(B)]
-    game = envs[0].unwrapped.game
-    sides = game.num_sides
-    episode = [0] * B
-    carry = [0.0] * B
-    ts = venv.reset()
-    for b, (env, s) in enumerate(zip(envs, vector.seeds_from(seed, B))):
-        env.reset(seed=int(s))
-        carry[b] = _play_to_learner(env, b % sides, game, 0.0)
-    gen = np.random.default_rng(0)
-    episodes = 0
-    for step in range(120):
-        for b, env in enumerate(envs):
-            assert game.side_of(int(ts.seat[b])) == (b + episode[b]) % sides
-            assert ts.seat[b] == env.agent_name_mapping[env.agent_selection]
-            o = env.observe(env.agent_selection)
-            assert np.array_equal(ts.obs[b], o["observation"]) and np.array_equal(ts.mask[b], o["action_mask"])
-        actions = vector.random_actions(ts.mask, gen)
-        ts = venv.step(actions)
-        for b, env in enumerate(envs):
-            side = (b + episode[b]) % sides
-            env.step(int(actions[b]))
-            got = _play_to_learner(env, side, game, carry[b] + env.rewards[f"player_{side}"])
-            carry[b] = 0.0
-            done = env.terminations[env.agent_selection]
-            assert ts.done[b] == done, (step, b)
-            assert ts.rewards[b] == np.float32(got), (step, b, ts.rewards[b], got)
-            if done:
-                episodes += 1
-                assert ts.info["learner_return"][b] == env.unwrapped.game_state.match_result["returns"][side]
-                episode[b] += 1
-                env.reset()
-                carry[b] = _play_to_learner(env, (b + episode[b]) % sides, game, 0.0)
-    assert episodes >= 3
+    learner's observations and rewards are the AEC env's with the opponents' moves played in between (the
+    vector env's own single-learner test, two seats: it alternates between two sides)."""
+    test_env.test_single_learner_mode_is_the_aec_env_with_the_opponent_moving_between_the_learner_decisions(
+        name, options)
 
 
 @pytest.mark.parametrize("opening", ["11", "lowest_double", "11_with_four"])
