@@ -12,9 +12,9 @@ Generated, and committed (the site, ``python -m mkdocs build --strict``, is buil
   of its results, its picture (``docs/images/<env>.png``), its version history and its rules page;
 * between markers in hand-written pages: the games table (README.md, ``docs/envs/index.md``), the results
   and record schema (``docs/guides/records.md``, from ``kozel_env/core/results.py`` and ``record.py``), the
-  bot ladder (``docs/guides/bots.md``, from ``agents/LADDER.md``), the trained agents' baselines
-  (``docs/guides/trained-agents.md``) and the expert's research notes (``docs/research/expert.md``), both
-  from ``agents/rl/BASELINES.md``.
+  games with a batched engine (``docs/guides/vector.md``), the bot ladder (``docs/guides/bots.md``, from
+  ``agents/LADDER.md``), the trained agents' baselines (``docs/guides/trained-agents.md``) and the expert's
+  research notes (``docs/research/expert.md``), both from ``agents/rl/BASELINES.md``.
 
 ``mkdocs.yml`` also loads this file as a hook (:func:`on_page_content`): the docstrings that mkdocstrings
 renders use Sphinx roles (``:func:`x```), which it shows as written; the hook keeps only the code.
@@ -46,6 +46,7 @@ SCHEMA = _markers("RESULTS AND RECORD")
 LADDER = _markers("LADDER")
 BASELINES = _markers("BASELINES")
 EXPERT = _markers("EXPERT NOTES")
+BATCHED = _markers("BATCHED ENGINES")
 EXPERT_HEADING = "## The expert: search guided by the networks"
 """Where ``agents/rl/BASELINES.md`` turns from the baselines to the expert's research notes."""
 WHY_ANCHOR = "#against-the-targets-and-why-some-fall-short"
@@ -313,10 +314,19 @@ def expert_block() -> str:
     return _shift(EXPERT_HEADING + text.split(EXPERT_HEADING, 1)[1], 2) if EXPERT_HEADING in text else ""
 
 
+def batched_block() -> str:
+    """The games ``kozel_env.vector`` has a batched engine for (``vector.BATCHED``), linked to their pages."""
+    from kozel_env.vector import BATCHED as names
+
+    games = ", ".join(f"[`{n}`](../envs/{n}.md)" for n in ENVIRONMENTS if n in names)
+    return f"Batched engines: {games} ({len(names)} of {len(ENVIRONMENTS)} games)."
+
+
 BLOCKS = {
     "README.md": [(GAMES, lambda: games_table("docs/envs/"))],
     "docs/envs/index.md": [(GAMES, lambda: games_table(""))],
     "docs/guides/records.md": [(SCHEMA, schema_block)],
+    "docs/guides/vector.md": [(BATCHED, batched_block)],
     "docs/guides/bots.md": [(LADDER, ladder_block)],
     "docs/guides/trained-agents.md": [(BASELINES, baselines_block)],
     "docs/research/expert.md": [(EXPERT, expert_block)],
