@@ -32,7 +32,7 @@ COMMENT = re.compile(r"^\s*<!--(.*?)-->\s*$")
 NOT_RUN = re.compile(r"^\s*not-run\b:?\s*(.*)$", re.S)
 NEEDS = re.compile(r"^\s*needs-extra:\s*([\w-]+)\s*:\s*(.+)$")
 LINKED = ("examples", "benchmarks")
-BASH_TIMEOUT = 120
+BASH_TIMEOUT = 60
 
 
 @dataclass
