@@ -327,6 +327,7 @@ class Tables:
                 oldest = min(self.items, key=lambda k: self.items[k].touched)
                 del self.items[oldest]
             key = secrets.token_urlsafe(16)
+            item.touched = time.monotonic()
             self.items[key] = item
             return key
 

@@ -16,12 +16,12 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 @pytest.fixture
 def client():
-    from starlette.testclient import TestClient
-
     from agents.web.server import create_app
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # starlette's note on httpx versions
+        from starlette.testclient import TestClient
+
         with TestClient(create_app(max_tables=8, ttl=600.0)) as c:
             yield c
 
