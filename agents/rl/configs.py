@@ -1,4 +1,4 @@
-"""The documented training settings of every shipped checkpoint (``examples/train.py`` and
+"""The documented training settings of every shipped checkpoint (``kozel-train`` / ``examples/train.py`` and
 ``examples/reproduce_baselines.py --train`` start from these; command-line flags override them).
 
 :class:`PPOConfig` holds every setting of a run (plain data, no torch). ``DEFAULT`` applies to every game;
@@ -133,7 +133,7 @@ FINETUNE_DEFAULT = {
     "eval_seeds": 100,
     "eval_opponents": ("normal",),
 }
-"""The fine-tuning stage (``examples/train.py --finetune``): PPO from a trained policy's weights
+"""The fine-tuning stage (``kozel-train --finetune``): PPO from a trained policy's weights
 (``init_from``: the shipped checkpoint, or a policy file) instead of a warm start by imitation, the learning
 rate from the first run's final one (5e-5) down to 2e-5, the bot matches all against ``normal``; the critic starts
 fresh, so its first ``value_warmup`` iterations train it alone. The game's own layout (``hidden``) and

@@ -23,11 +23,11 @@ if TYPE_CHECKING:
 
 
 def _cross_entropy_passes(actor: torch.nn.Module, opt: torch.optim.Optimizer, collector: Collector,
-                          epochs: int, generator: torch.Generator) -> tuple:
-    """``epochs`` passes of masked cross-entropy (minibatches of 512) over the collected rollout; returns
-    ``(mean loss, accuracy)`` over every minibatch row."""
+                          epochs: int, generator: torch.Generator, limit: int | None = None) -> tuple:
+    """``epochs`` passes of masked cross-entropy (minibatches of 512) over the collected rollout (its first
+    ``limit`` decisions where given); returns ``(mean loss, accuracy)`` over every minibatch row."""
     buf = collector.buf
-    n = buf.n
+    n = buf.n if limit is None else min(buf.n, limit)
     obs = torch.from_numpy(buf.obs[:n])
     mask = torch.from_numpy(buf.mask[:n])
     act = torch.from_numpy(buf.act[:n])
@@ -50,8 +50,9 @@ def _cross_entropy_passes(actor: torch.nn.Module, opt: torch.optim.Optimizer, co
 
 def behaviour_cloning(collector: Collector, actor: torch.nn.Module, cfg: PPOConfig, generator: torch.Generator,
                       done: int = 0, log_fn: Callable[[dict], None] | None = None) -> tuple:
-    """Imitate ``cfg.bc_teacher`` until ``cfg.bc_steps`` of its decisions are imitated (``done`` already
-    were); see the module doc. ``log_fn`` gets the statistics after every rollout. The matches restart
+    """Imitate ``cfg.bc_teacher`` until exactly ``cfg.bc_steps`` of its decisions are imitated (``done``
+    already were; of the last rollout only the decisions still due are used, in the order they were played);
+    see the module doc. ``log_fn`` gets the statistics after every rollout. The matches restart
     before and after. Returns ``(decisions imitated in all, last statistics)``: ``bc_decisions``,
     ``bc_loss``, ``bc_accuracy``, ``bc_seconds``."""
     opt = torch.optim.Adam(actor.parameters(), lr=cfg.bc_lr)
@@ -62,8 +63,9 @@ def behaviour_cloning(collector: Collector, actor: torch.nn.Module, cfg: PPOConf
     while done < cfg.bc_steps:
         collector.dagger = done >= (1.0 - cfg.bc_dagger) * cfg.bc_steps
         collector.collect()
-        loss, accuracy = _cross_entropy_passes(actor, opt, collector, cfg.bc_epochs, generator)
-        done += collector.buf.n
+        used = min(collector.buf.n, cfg.bc_steps - done)
+        loss, accuracy = _cross_entropy_passes(actor, opt, collector, cfg.bc_epochs, generator, used)
+        done += used
         stats = {"bc_decisions": done, "bc_loss": loss, "bc_accuracy": accuracy,
                  "bc_seconds": time.perf_counter() - t0}
         if log_fn is not None:

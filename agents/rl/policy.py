@@ -190,5 +190,5 @@ def load(env_name: str, seed: int = 0, path=None, greedy: bool = True) -> RLAgen
         p = p.with_suffix(".npz")
     if not p.exists():
         raise FileNotFoundError(f"no checkpoint for {env_name!r} at {p}; shipped: {available()}; train one with "
-                                f"`python examples/train.py --env {env_name}`")
+                                f"`kozel-train --env {env_name}` (python -m agents.rl.train)")
     return RLAgent(env_name, seed, policy=cached_policy(str(p)), greedy=greedy)

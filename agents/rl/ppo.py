@@ -61,10 +61,13 @@ def advantages(buf: Rollout, gamma: float, lam: float) -> tuple:
 
 
 class _Batch:
-    """One rollout's final transitions as tensors, with their advantages and returns."""
+    """One rollout's final transitions as tensors, with their advantages and returns (the first ``limit`` of
+    them, in the order they were collected, where given: the last iteration of a budget)."""
 
-    def __init__(self, buf: Rollout, gamma: float, lam: float):
+    def __init__(self, buf: Rollout, gamma: float, lam: float, limit: int | None = None):
         idx, adv, ret = advantages(buf, gamma, lam)
+        if limit is not None:
+            idx, adv, ret = idx[:limit], adv[:limit], ret[:limit]
         self.obs = torch.from_numpy(buf.obs[idx])
         self.mask = torch.from_numpy(buf.mask[idx])
         self.cobs = torch.from_numpy(buf.cobs[idx]) if buf.cobs is not None else self.obs
@@ -91,12 +94,14 @@ class _Batch:
 
 
 def ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, buf: Rollout, cfg: PPOConfig,
-               generator: torch.Generator, frac_done: float, critic_only: bool = False) -> dict:
-    """``cfg.epochs`` passes of clipped PPO over the final transitions of ``buf``, in shuffled minibatches;
-    lr and entropy coefficient decay linearly with ``frac_done``; ``critic_only`` (the value warm-up) trains
-    the value term alone. Returns the mean ``pg``, ``vf``, ``ent``, ``kl``, ``clipfrac`` and the batch loss
-    before and after (``loss_before``, ``loss_after``), ``vf_before``, ``samples``, ``lr``."""
-    b = _Batch(buf, cfg.gamma, cfg.lam)
+               generator: torch.Generator, frac_done: float, critic_only: bool = False,
+               limit: int | None = None) -> dict:
+    """``cfg.epochs`` passes of clipped PPO over the final transitions of ``buf`` (the first ``limit`` of them
+    where given), in shuffled minibatches; lr and entropy coefficient decay linearly with ``frac_done``;
+    ``critic_only`` (the value warm-up) trains the value term alone. Returns the mean ``pg``, ``vf``, ``ent``,
+    ``kl``, ``clipfrac`` and the batch loss before and after (``loss_before``, ``loss_after``), ``vf_before``,
+    ``samples``, ``lr``."""
+    b = _Batch(buf, cfg.gamma, cfg.lam, limit)
     lr = cfg.lr + (cfg.lr_final - cfg.lr) * frac_done
     ent_coef = cfg.ent_coef + (cfg.ent_final - cfg.ent_coef) * frac_done
     for gr in opt.param_groups:
@@ -224,14 +229,20 @@ class PPOTrainer:
     # ------------------------------------------------------------------ loop
     def train_iteration(self) -> dict:
         """Collect one rollout, update, snapshot into the pool and evaluate when due; returns the statistics
-        (also in ``history`` and ``log.jsonl``)."""
+        (also in ``history`` and ``log.jsonl``). The budget is exact: where the rollout holds more decisions
+        than ``cfg.total_steps`` leaves, only the first of them (as many as are left) enter the update, the
+        rest are dropped, and the run ends on exactly ``total_steps`` decisions."""
         cfg = self.cfg
         t0 = time.perf_counter()
         c0 = time.process_time()
-        self.steps += self.collector.collect()  # counted when they enter an update
+        collected = self.collector.collect()
+        left = max(1, cfg.total_steps - self.steps)
+        limit = left if collected > left else None
+        self.steps += min(collected, left)  # counted when they enter an update
         t1 = time.perf_counter()
         stats = ppo_update(self.model, self.opt, self.collector.buf, cfg, self.tgen,
-                           min(1.0, self.steps / cfg.total_steps), critic_only=self.iteration < cfg.value_warmup)
+                           min(1.0, self.steps / cfg.total_steps), critic_only=self.iteration < cfg.value_warmup,
+                           limit=limit)
         t2 = time.perf_counter()
         self.iteration += 1
         stats.update(iteration=self.iteration, steps=self.steps, matches=self.matches_done,

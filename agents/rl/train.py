@@ -1,39 +1,53 @@
 """Train an agent on a Kozel game with PPO self-play (PyTorch, CPU), evaluating it against the bots.
 
-    python examples/train.py --env dominoes_v0                     # the documented budget (agents/rl/configs.py)
-    python examples/train.py --env queens_and_jacks_v0 --steps 500000 --out runs/qj
-    python examples/train.py --env dominoes_v0 --resume            # continue runs/dominoes_v0 from last.pt
-    python examples/train.py --env dominoes_v0 --ship              # then ship the better policy to agents/checkpoints
-    python examples/train.py --env donkey_v0 --finetune --ship     # fine-tune the shipped policy (configs.FINETUNE)
+    kozel-train --env dominoes_v0 --steps 20000                # a short run (about a minute), runs/dominoes_v0
+    kozel-train --env dominoes_v0                              # the documented budget (agents/rl/configs.py)
+    kozel-train --env queens_and_jacks_v0 --steps 500000 --out runs/qj
+    kozel-train --env dominoes_v0 --resume                     # continue runs/dominoes_v0 from last.pt
+    kozel-train --env dominoes_v0 --ship                       # then ship the better policy to agents/checkpoints
+    kozel-train --env donkey_v0 --finetune --ship              # fine-tune the shipped policy (configs.FINETUNE)
+
+``kozel-train`` is installed with the package (the ``agents`` or ``train`` extra brings torch); ``python -m
+agents.rl.train`` and, in a checkout, ``python examples/train.py`` are the same command. Without arguments it
+prints its usage and exits with status 2.
 
 The documented recipe (agents/rl/configs.py, see agents/rl/BASELINES.md) first imitates the ``normal`` bot
 (``bc_steps`` of its decisions), then runs PPO (``total_steps`` decisions); ``--bc-steps 0`` trains from
 scratch. Any PPOConfig field can be changed with ``--set key=value``.
 
-The budget: ``--steps N`` bounds the whole run, the imitated decisions included, so that a short run is short
-(a budget that counted PPO alone would first imitate dominoes_v0's 1.5M decisions, 12 minutes, whatever N).
-The imitation gets the share it has in the game's documented recipe (dominoes_v0: 1.5M of 5.5M, so
-27%), or ``--bc-steps`` of them; PPO gets the rest: N minus the decisions actually imitated (the imitation
-works in whole rollouts, so it may take a few more than its share), at least one iteration. Without
-``--steps``, the documented figures (``bc_steps`` + ``total_steps``). The split is printed before the run
-starts. With ``--resume``, ``--steps N`` moves the end of the run to N decisions in all.
+The budget: ``--steps N`` is the whole run, the imitated decisions included, so that a short run is short (a
+budget that counted PPO alone would first imitate dominoes_v0's 1.5M decisions, 12 minutes, whatever N). The
+imitation gets the share it has in the game's documented recipe (dominoes_v0: 1.5M of 5.5M, so 27%), or
+``--bc-steps`` of them; PPO gets the rest. Both counts are exact: of the last rollout of each phase only the
+decisions still due are used, so the run does N decisions. A budget too small for the documented rollouts
+(128 matches x 64 decisions per iteration) gets smaller ones -- fewer decisions per match per iteration (not
+below 8), then fewer matches -- so that PPO runs at least 5 iterations, evaluations often enough for 4
+points on the learning curve, and the critic-only warm-up at most a quarter of the iterations; what is set
+explicitly (``--num-envs``, ``--rollout``, ``--eval-every``, ``--set value_warmup=``) stays. Without
+``--steps``, the documented figures (``bc_steps`` + ``total_steps``). The plan is printed before the run
+starts, and what was done when it ends. With ``--resume``, ``--steps N`` moves the end of the run to N
+decisions in all.
 
 Shows a progress bar with its ETA for each phase (imitation, then PPO); every ``--eval-every`` iterations, and
 once more after the last iteration whatever their count (``--eval-every 0``: never), plays the current policy
 against the bots (random, normal) on duplicate deals, as the arena does, and logs the match score with its
-95% interval. The run folder (``--out``, default ``runs/<env>``) receives ``config.json``, ``log.jsonl`` (one
-line per iteration), ``last.pt`` (everything needed to resume: weights, optimizer, opponent pool, counters,
-random generators) and ``policy.npz`` + ``policy.json`` (the actor in the shipped format, loadable with
-``agents.rl.load(env, path=...)``), ``best.npz`` + ``best.json`` (the policy of the best evaluation);
-TensorBoard logs in ``tb/`` and ``learning_curve.png``, where the ``train`` extra is installed (``pip install
--e ".[train]"``: tensorboard and matplotlib). The run is reproducible from its config and seed (with one torch
-thread, the default); ``--minutes`` stops it early by the clock, which is not.
+95% interval. The run folder (``--out``, default ``runs/<env>`` under the current directory) receives
+``config.json``, ``log.jsonl`` (one line per iteration), ``last.pt`` (everything needed to resume: weights,
+optimizer, opponent pool, counters, random generators; tensors and plain data only, loaded with
+``weights_only=True``: a checkpoint holding anything else is refused) and ``policy.npz`` + ``policy.json``
+(the actor in the shipped format, loadable with ``agents.rl.load(env, path=...)``), ``best.npz`` +
+``best.json`` (the policy of the best evaluation); TensorBoard logs in ``tb/`` and ``learning_curve.png``,
+where the ``train`` extra is installed (tensorboard and matplotlib). The run is reproducible from its config
+and seed (with one torch thread, the default); ``--minutes`` stops it early by the clock, which is not.
 
 ``--ship`` chooses what ships (``agents.rl.evaluate.choose_policy``): the run's best periodic evaluation, its
 final policy and the checkpoint shipped before each play ``--select-sets`` (1000) duplicate sets against
 ``normal`` on the held-out deals (arena seed 99); the highest match score is copied to
 ``agents/checkpoints/<env>.npz`` + ``.json`` (the one shipped before stays on a tie). ``choice.json`` in the
 run folder keeps the scores.
+
+Exit status: 0 after a run, 2 for a command line it cannot run (no arguments, an unknown flag), 1 for a
+budget or a checkpoint it refuses (the message says why).
 """
 from __future__ import annotations
 
@@ -52,9 +66,19 @@ from ..stats import format_ci
 from .configs import PPOConfig, config_for
 from .evaluate import EVAL_SEED, SELECT_SETS, choose_policy, evaluate
 from .policy import CHECKPOINT_DIR
+from .safe_load import UnsafeFileError
 
 if TYPE_CHECKING:  # torch is imported by the run itself, not by ``--help`` or the budget helpers
     from .ppo import PPOTrainer
+
+PROG = "kozel-train"
+MIN_ITERATIONS = 5
+"""PPO iterations a budget gets at least (:func:`fit_to_budget`: smaller rollouts where the documented ones
+would not leave that many)."""
+MIN_TICKS = 8
+"""The fewest decisions per match per iteration :func:`fit_to_budget` goes down to before it takes matches away."""
+CURVE_POINTS = 4
+"""Evaluations a short run gets at least (:func:`fit_to_budget`), so its learning curve is a curve."""
 
 
 def _progress(total: int, desc: str, enabled: bool):
@@ -63,7 +87,8 @@ def _progress(total: int, desc: str, enabled: bool):
     try:
         from tqdm import tqdm
 
-        return tqdm(total=total, desc=desc, unit="dec", unit_scale=True, smoothing=0.1, file=sys.stderr)
+        # exact counts where they are short (no "1.00/1.00"), 2.18M/5.50M where they are long
+        return tqdm(total=total, desc=desc, unit="dec", unit_scale=total >= 100_000, smoothing=0.1, file=sys.stderr)
     except ImportError:
         class Bar:
             n = 0
@@ -109,7 +134,8 @@ def learning_curve(history: list, path: Path, title: str) -> bool:
     ax[0].set_xlabel("learner decisions")
     ax[0].set_ylabel("match score (duplicate deals)")
     ax[0].set_ylim(0, 1)
-    ax[0].legend()
+    if evals:
+        ax[0].legend()
     ax[1].plot([h["steps"] for h in history], [h["vf"] for h in history])
     ax[1].set_xlabel("learner decisions")
     ax[1].set_ylabel("value loss")
@@ -120,10 +146,12 @@ def learning_curve(history: list, path: Path, title: str) -> bool:
     return True
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line of ``python examples/train.py`` (this module's doc is its ``--help``)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--env", required=True, choices=sorted(ENVIRONMENTS))
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """The command line of ``kozel-train`` (``python -m agents.rl.train``, ``python examples/train.py``; this
+    module's doc is its ``--help``)."""
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--env", required=True, choices=sorted(ENVIRONMENTS), metavar="GAME",
+                    help=f"the game: {', '.join(sorted(ENVIRONMENTS))}")
     ap.add_argument("--algo", default="ppo", choices=["ppo"])
     ap.add_argument("--steps", type=int,
                     help="the whole budget: imitated + PPO learner decisions (default: the game's config, "
@@ -215,8 +243,42 @@ def split_budget(cfg: PPOConfig, steps: int | None = None, bc_steps: int | None 
     return cfg
 
 
-def plan_text(cfg: PPOConfig, steps: int | None, documented: tuple, explicit_bc: bool) -> str:
-    """One line, printed before the run starts: what it will do with its budget and why."""
+def fit_to_budget(cfg: PPOConfig, keep: frozenset | set = frozenset()) -> list:
+    """Fit the rollouts and the evaluations of ``cfg`` to its budget, in place (see the module doc): where
+    ``num_envs * rollout_ticks`` decisions per iteration would leave PPO fewer than :data:`MIN_ITERATIONS`
+    iterations of ``cfg.total_steps``, fewer decisions per match per iteration (not below :data:`MIN_TICKS`),
+    then fewer matches; where the iterations (at least ``total_steps / (num_envs * rollout_ticks)``: a rollout
+    holds at most that many learner decisions) would see fewer than :data:`CURVE_POINTS` periodic
+    evaluations, a smaller ``eval_every``; ``value_warmup`` at most a quarter of them. The settings named in
+    ``keep`` (given explicitly) stay. Returns what changed, as phrases for the plan (empty: nothing)."""
+    notes = []
+    envs, ticks = cfg.num_envs, cfg.rollout_ticks
+    most = max(1, cfg.total_steps // MIN_ITERATIONS)   # decisions per iteration that leave MIN_ITERATIONS
+    if envs * ticks > most:
+        if "rollout_ticks" not in keep:
+            ticks = max(min(MIN_TICKS, ticks), min(ticks, most // envs))
+        if envs * ticks > most and "num_envs" not in keep:
+            envs = max(1, most // ticks)
+        if (envs, ticks) != (cfg.num_envs, cfg.rollout_ticks):
+            notes.append(f"rollouts of {envs} matches x {ticks} decisions (the documented {cfg.num_envs} x "
+                         f"{cfg.rollout_ticks} would leave PPO fewer than {MIN_ITERATIONS} iterations)")
+            cfg.num_envs, cfg.rollout_ticks = envs, ticks
+    iterations = math.ceil(cfg.total_steps / (envs * ticks))   # at least this many
+    if cfg.eval_every and "eval_every" not in keep and iterations // cfg.eval_every < CURVE_POINTS:
+        every = max(1, iterations // CURVE_POINTS)
+        if every != cfg.eval_every:
+            notes.append(f"an evaluation every {every} iterations (not {cfg.eval_every}: at least {iterations} "
+                         "iterations)")
+            cfg.eval_every = every
+    if cfg.value_warmup and "value_warmup" not in keep and cfg.value_warmup > iterations // 4:
+        notes.append(f"value_warmup {iterations // 4} (not {cfg.value_warmup})")
+        cfg.value_warmup = iterations // 4
+    return notes
+
+
+def plan_text(cfg: PPOConfig, steps: int | None, documented: tuple, explicit_bc: bool, fitted: list = ()) -> str:
+    """One line, printed before the run starts: what it will do with its budget and why (``fitted``: what
+    :func:`fit_to_budget` changed)."""
     if cfg.bc_steps:
         what = (f"{cfg.bc_steps:,} decisions imitating {cfg.bc_teacher} (the warm start), then "
                 f"{cfg.total_steps:,} of PPO")
@@ -231,7 +293,16 @@ def plan_text(cfg: PPOConfig, steps: int | None, documented: tuple, explicit_bc:
                if documented[0] else f"--steps {steps:,}")
     ev = (f"; evaluated every {cfg.eval_every} iterations and after the last ({cfg.eval_seeds} duplicate sets "
           f"against {', '.join(cfg.eval_opponents)})" if cfg.eval_every else "; no evaluations (--eval-every 0)")
-    return f"{cfg.env}: {what} ({why}){ev}"
+    fit = f"; fitted to the budget: {', '.join(fitted)}" if fitted else ""
+    return f"{cfg.env}: {what} ({why}){ev}{fit}"
+
+
+def done_text(tr: PPOTrainer, planned: tuple) -> str:
+    """One line, printed when the run ends: the decisions done, against the plan ``(imitated, PPO)``."""
+    total = tr.bc_done + tr.steps
+    same = (tr.bc_done, tr.steps) == tuple(planned)
+    return (f"{tr.cfg.env}: done {tr.bc_done:,} decisions imitating + {tr.steps:,} of PPO = {total:,} in "
+            f"{tr.iteration} iterations" + ("" if same else f" (planned {planned[0]:,} + {planned[1]:,})"))
 
 
 def eval_text(ev: dict, sets: int | None = None) -> str:
@@ -297,7 +368,8 @@ def estimate_seconds(cfg: PPOConfig, select_sets: int | None = None, candidates:
 
 def _new_config(args: argparse.Namespace, sets: dict, explicit_bc: int | None) -> PPOConfig:
     """The config of a new run: the game's documented settings, the flags and ``--set`` over them, the
-    budget shared out (:func:`split_budget`); the plan is printed."""
+    budget shared out (:func:`split_budget`) and the rollouts fitted to it (:func:`fit_to_budget`); the plan
+    is printed."""
     bots = None
     if args.bots is not None:
         bots = {}
@@ -316,7 +388,9 @@ def _new_config(args: argparse.Namespace, sets: dict, explicit_bc: int | None) -
     cfg = config_for(args.env, finetune=args.finetune, **flags)
     documented = (cfg.bc_steps, cfg.total_steps)
     split_budget(cfg, args.steps, explicit_bc)
-    print(plan_text(cfg, args.steps, documented, explicit_bc is not None), file=sys.stderr)
+    keep = {k for k, v in flags.items() if v is not None} | set(sets)
+    fitted = fit_to_budget(cfg, keep) if args.steps is not None else []
+    print(plan_text(cfg, args.steps, documented, explicit_bc is not None, fitted), file=sys.stderr)
     return cfg
 
 
@@ -427,13 +501,16 @@ def _ppo(tr: PPOTrainer, args, tb, last: Path, t0: float) -> None:
         bar.close()
 
 
-def main(argv: list | None = None, root: Path | None = None) -> dict:
-    """Run ``python examples/train.py`` with ``argv`` (see the module doc); the default run folder is
-    ``<root>/runs/<env>`` (``root``: the current directory unless given). Prints and returns the summary."""
-    args = build_parser().parse_args(argv)
+def run(argv: list, root: Path | None = None, prog: str = PROG) -> dict:
+    """One training run with the command line ``argv`` (see the module doc), the programmatic form of
+    :func:`main`; the default run folder is ``<root>/runs/<env>`` (``root``: the current directory unless
+    given). Prints the plan first, what was done last and the summary (JSON, on stdout); returns the summary.
+    Raises :class:`~agents.rl.safe_load.UnsafeFileError` for a ``last.pt`` it refuses to load."""
+    args = build_parser(prog).parse_args(argv)
     run_dir = Path(args.out) if args.out else (Path(root if root is not None else ".") / "runs"
                                                / (args.env + ("_finetune" if args.finetune else "")))
     tr, cfg, last = _start(args, run_dir)
+    planned = (cfg.bc_steps, cfg.total_steps)
     tb = _tensorboard(run_dir)
     if cfg.bc_steps and tr.bc_done < cfg.bc_steps and tr.iteration == 0:
         _imitate(tr, args, run_dir, last)
@@ -443,6 +520,7 @@ def main(argv: list | None = None, root: Path | None = None) -> dict:
     if final is not None:
         _show_eval(final, "final", tr, args, tb, None, t0)
     tr.save(last)
+    print(done_text(tr, planned), file=sys.stderr)
     png = learning_curve(tr.history, run_dir / "learning_curve.png", f"{args.env} PPO")
     if tb is not None:
         tb.close()
@@ -461,5 +539,35 @@ def main(argv: list | None = None, root: Path | None = None) -> dict:
                                      ("matplotlib is not installed: no learning-curve PNG", png)) if not ok]
     if missing:
         print(f"({'; '.join(missing)}; the curve is in log.jsonl; the train extra brings both: "
-              'pip install -e ".[train]")', file=sys.stderr)
+              'pip install "kozel_env[train]")', file=sys.stderr)
     return out
+
+
+def usage_text(prog: str = PROG) -> str:
+    """What ``kozel-train`` without arguments prints: the usage line, three examples, where the rest is."""
+    return (build_parser(prog).format_usage()
+            + f"\n  {prog} --env dominoes_v0 --steps 20000    # a short run: runs/dominoes_v0\n"
+            + f"  {prog} --env dominoes_v0                  # the documented budget (hours)\n"
+            + f"  {prog} --env dominoes_v0 --resume         # continue runs/dominoes_v0 from last.pt\n"
+            + f"\ngames: {', '.join(sorted(ENVIRONMENTS))}\n{prog} --help: every flag, the budget, the run folder\n")
+
+
+def main(argv: list | None = None, root: Path | None = None, prog: str = PROG) -> int:
+    """The ``kozel-train`` console command (``python -m agents.rl.train``): :func:`run` with ``argv``
+    (default: the command line). Returns the exit status: 0 after a run; 2 without arguments (the usage is
+    printed) or for a command line argparse refuses; 1 for a checkpoint it refuses to load (one line naming
+    it, no traceback) or a budget it cannot share out."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:
+        print(usage_text(prog), end="", file=sys.stderr)
+        return 2
+    try:
+        run(argv, root, prog)
+    except UnsafeFileError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

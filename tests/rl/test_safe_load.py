@@ -77,6 +77,20 @@ def test_a_policy_npz_holding_an_object_array_is_refused_and_its_code_never_runs
     assert not marker.exists()
 
 
+def test_the_training_command_refuses_an_unsafe_checkpoint_in_one_line(tmp_path, capsys):
+    """``kozel-train --resume`` on a crafted ``last.pt``: status 1 and one line naming the file, no traceback."""
+    from agents.rl import train
+
+    marker = tmp_path / "ran"
+    (tmp_path / "config.json").write_text('{"env": "dominoes_v0", "num_envs": 2, "hidden": [8]}')
+    torch.save({"model": Payload(marker)}, tmp_path / "last.pt")
+    assert train.main(["--env", "dominoes_v0", "--resume", "--out", str(tmp_path), "--no-progress"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("kozel-train: error: checkpoint ") and "Traceback" not in err[0]
+    assert f"{tmp_path / 'last.pt'} holds objects other than tensors and plain data" in err[0]
+    assert not marker.exists()
+
+
 def test_what_the_trainer_saves_loads_with_weights_only(tmp_path):
     tr = _tiny()
     tr.train_iteration()

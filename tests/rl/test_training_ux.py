@@ -1,9 +1,14 @@
-"""What a person running the training scripts sees: ``--steps`` bounds the whole run (imitation included) and
-the split is printed first; each phase has its progress bar; every run ends on an evaluation; the baseline
+"""What a person running the training scripts sees: ``kozel-train`` (``python -m agents.rl.train``) is the
+command, without arguments its usage; ``--steps`` is the whole run (imitation included), exactly, and the
+split is printed first and again when done; a short budget gets rollouts small enough for a learning curve;
+each phase has its progress bar, counting what the plan said; every run ends on an evaluation; the baseline
 reproduction says how long it will take before it starts; an interval from too few sets says so."""
 import importlib.util
 import json
 import math
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -31,6 +36,13 @@ def _log(run: Path) -> list:
     return [json.loads(x) for x in (run / "log.jsonl").read_text().splitlines()]
 
 
+def _split(line: str) -> tuple:
+    """``(imitated, PPO)`` decisions from the plan line or the done line."""
+    imitated = re.search(r"([\d,]+) decisions imitating", line)
+    ppo = re.search(r"([\d,]+) (?:decisions )?of PPO", line)
+    return (int(imitated.group(1).replace(",", "")) if imitated else 0, int(ppo.group(1).replace(",", "")))
+
+
 # ------------------------------------------------------------------ intervals
 def test_format_ci_prints_an_interval_only_where_the_sets_give_one():
     spread = mean_ci([0.5, 1.0, 0.0, 1.0])
@@ -53,28 +65,99 @@ def test_the_arena_table_says_when_one_set_gives_no_interval():
 
 # ------------------------------------------------------------------ train.py
 def test_steps_is_the_whole_budget_split_as_documented_and_printed_first(tmp_path, capsys):
-    """dominoes_v0's recipe imitates 1.5M decisions and then runs 4M of PPO: --steps 2000 gets 545 imitated
-    (whole rollouts: a few more) and PPO the rest, and says so before anything runs."""
+    """dominoes_v0's recipe imitates 1.5M decisions and then runs 4M of PPO: --steps 2000 gets exactly 545
+    imitated and 1455 of PPO, says so before anything runs, and again when done."""
     train = _load("train")
-    out = train.main(["--env", "dominoes_v0", "--steps", "2000", "--out", str(tmp_path), "--quiet"] + SMALL)
+    out = train.run(["--env", "dominoes_v0", "--steps", "2000", "--out", str(tmp_path), "--quiet"] + SMALL)
     err = capsys.readouterr().err
     cfg = json.loads((tmp_path / "config.json").read_text())
-    assert cfg["bc_steps"] == 545 and out["bc_decisions"] >= 545
-    assert cfg["total_steps"] == 2000 - out["bc_decisions"]
-    per_iteration = 8 * 16   # at most one iteration's decisions past the budget
-    assert 2000 <= out["bc_decisions"] + out["steps"] < 2000 + per_iteration
+    assert (cfg["bc_steps"], cfg["total_steps"]) == (545, 1455) == (out["bc_decisions"], out["steps"])
     plan = "dominoes_v0: 545 decisions imitating normal (the warm start), then 1,455 of PPO (--steps 2,000, " \
            "shared out as the documented 1,500,000 + 4,000,000)"
-    assert err.index(plan) < err.index("dominoes_v0 imitation") < err.index("dominoes_v0 PPO")  # then the bars
+    done = f"dominoes_v0: done 545 decisions imitating + 1,455 of PPO = 2,000 in {out['iteration']} iterations\n"
+    assert err.index(plan) < err.index("dominoes_v0 imitation") < err.index("dominoes_v0 PPO") < err.index(done)
+
+
+def test_a_short_budget_with_the_documented_rollouts_is_done_as_announced_with_a_learning_curve(tmp_path, capsys):
+    """Issue 31.5: --steps 1500 with dominoes_v0's documented rollouts (128 matches x 64 decisions, 8,192 per
+    iteration) did 8,192 imitated decisions where it announced 409, and PPO one iteration past its budget:
+    one dot of a curve. The rollouts shrink to fit: the announced split is the done split (the budget
+    exactly), the log has a line per iteration and the curve several evaluations."""
+    train = _load("train")
+    out = train.run(["--env", "dominoes_v0", "--steps", "1500", "--hidden", "16", "--eval-deals", "2",
+                     "--eval-opponents", "random", "--out", str(tmp_path), "--quiet", "--no-progress"])
+    err = capsys.readouterr().err
+    assert abs(out["bc_decisions"] + out["steps"] - 1500) <= 150   # within 10% (exactly, in fact)
+    plan = next(x for x in err.splitlines() if x.startswith("dominoes_v0: ") and "(--steps 1,500" in x)
+    assert _split(plan) == (out["bc_decisions"], out["steps"]) == (409, 1091)
+    done = [x for x in err.splitlines() if x.startswith("dominoes_v0: done ")]
+    assert len(done) == 1 and _split(done[0]) == _split(plan)
+    assert "fitted to the budget: rollouts of" in plan
+    its = [x for x in _log(tmp_path) if "iteration" in x]
+    assert len(its) == out["iteration"] >= 5 and its[-1]["steps"] == 1091
+    assert sum("eval" in x for x in its) >= 3   # the points of the learning curve
+    bc = [x for x in _log(tmp_path) if "bc_decisions" in x and "iteration" not in x]
+    assert [x["bc_decisions"] for x in bc] == [409]
+
+
+def test_explicit_rollouts_are_kept_and_the_budget_still_exact():
+    pytest.importorskip("torch")
+    from agents.rl.configs import config_for
+    from agents.rl.train import fit_to_budget, split_budget
+
+    cfg = split_budget(config_for("dominoes_v0"), 1500)
+    notes = fit_to_budget(cfg)
+    assert cfg.num_envs * cfg.rollout_ticks <= cfg.total_steps // 5 and cfg.rollout_ticks == 8 and notes
+    kept = split_budget(config_for("dominoes_v0", num_envs=8, rollout_ticks=64), 1500)
+    fit_to_budget(kept, {"num_envs", "rollout_ticks", "eval_every"})
+    assert (kept.num_envs, kept.rollout_ticks, kept.eval_every) == (8, 64, 25)
+    big = split_budget(config_for("dominoes_v0"), 5_500_000)
+    assert fit_to_budget(big) == [] and (big.num_envs, big.rollout_ticks, big.eval_every) == (128, 64, 25)
+
+
+def test_no_arguments_prints_the_usage_and_exits_2(capsys):
+    from agents.rl import train
+
+    assert train.main([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: kozel-train [-h] --env GAME") and "kozel-train --help" in err
+
+
+def test_python_m_agents_rl_train_is_the_training_command(tmp_path):
+    """``python -m agents.rl.train`` used to exit 0 and do nothing: now --help is the command's help and no
+    arguments its usage (status 2)."""
+    cmd = [sys.executable, "-m", "agents.rl.train"]
+    helped = subprocess.run(cmd + ["--help"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert helped.returncode == 0 and helped.stdout.startswith("usage: kozel-train"), helped.stderr
+    assert "--steps" in helped.stdout and "kozel-train --env dominoes_v0" in helped.stdout
+    bare = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert bare.returncode == 2 and bare.stderr.startswith("usage: kozel-train"), bare.stderr
+
+
+def test_the_console_script_is_main_and_returns_an_exit_status(tmp_path, capsys):
+    """pyproject's ``kozel-train = "agents.rl.train:main"``: main returns an int (a dict would be printed and
+    exit 1 by the console-script wrapper); the summary dict is :func:`agents.rl.train.run`'s."""
+    import tomllib
+
+    from agents.rl import train
+
+    root = Path(__file__).resolve().parents[2]
+    spec = tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]["kozel-train"]
+    assert spec == "agents.rl.train:main"
+    status = train.main(["--env", "donkey_v0", "--steps", "300", "--bc-steps", "0", "--eval-every", "0",
+                         "--num-envs", "4", "--rollout", "16", "--hidden", "8", "--no-progress", "--quiet",
+                         "--out", str(tmp_path)])
+    assert status == 0 and (tmp_path / "policy.npz").exists()
+    assert json.loads(capsys.readouterr().out)["steps"] == 300
 
 
 def test_bc_steps_sets_the_imitation_inside_the_budget(tmp_path):
     train = _load("train")
-    out = train.main(["--env", "dominoes_v0", "--steps", "1000", "--bc-steps", "0", "--out", str(tmp_path),
+    out = train.run(["--env", "dominoes_v0", "--steps", "1000", "--bc-steps", "0", "--out", str(tmp_path),
                       "--quiet", "--no-progress"] + SMALL)
-    assert out["bc_decisions"] == 0 and 1000 <= out["steps"] < 1000 + 8 * 16
+    assert out["bc_decisions"] == 0 and out["steps"] == 1000
     with pytest.raises(SystemExit, match="leaves nothing"):
-        train.main(["--env", "dominoes_v0", "--steps", "1000", "--bc-steps", "1000", "--out", str(tmp_path / "x")])
+        train.run(["--env", "dominoes_v0", "--steps", "1000", "--bc-steps", "1000", "--out", str(tmp_path / "x")])
     from agents.rl.configs import config_for
     from agents.rl.train import split_budget
 
@@ -82,20 +165,25 @@ def test_bc_steps_sets_the_imitation_inside_the_budget(tmp_path):
     assert (cfg.bc_steps, cfg.total_steps) == (1_500_000, 4_000_000)
 
 
-def test_the_imitation_has_its_own_progress_bar(tmp_path, capsys):
+def test_each_phase_has_its_progress_bar_counting_the_announced_decisions(tmp_path, capsys):
+    """The bars count what the plan announced, in plain numbers (the PPO bar once read ``1.00/1.00``)."""
     pytest.importorskip("tqdm")
     train = _load("train")
-    train.main(["--env", "dominoes_v0", "--steps", "1500", "--bc-steps", "500", "--out", str(tmp_path),
-                "--quiet"] + SMALL)
+    train.run(["--env", "dominoes_v0", "--steps", "1500", "--bc-steps", "500", "--out", str(tmp_path),
+               "--quiet"] + SMALL)
     err = capsys.readouterr().err
     bar = err[err.index("dominoes_v0 imitation"):err.index("dominoes_v0 PPO")]
     assert "500/500" in bar and "accuracy" in bar and "dec/s" in bar   # tqdm: count, rate and time left
+    ppo = err[err.index("dominoes_v0 PPO"):err.index("dominoes_v0: done")]
+    assert "1000/1000" in ppo and "1.00/1.00" not in ppo
 
 
 def test_a_run_shorter_than_eval_every_ends_on_an_evaluation(tmp_path, capsys):
-    """The documented eval_every is 25 iterations: a run of a few iterations was never evaluated."""
+    """The documented eval_every is 25 iterations: a run of a few iterations was never evaluated (kept here
+    with --eval-every 25: a short budget alone would evaluate more often)."""
     train = _load("train")
-    out = train.main(["--env", "dominoes_v0", "--steps", "700", "--out", str(tmp_path), "--no-progress"] + SMALL)
+    out = train.run(["--env", "dominoes_v0", "--steps", "700", "--eval-every", "25", "--out", str(tmp_path),
+                     "--no-progress"] + SMALL)
     assert 1 <= out["iteration"] < 25
     assert out["last_eval"] is not None and 0.0 <= out["last_eval"]["random"]["score"] <= 1.0
     lines = _log(tmp_path)
@@ -108,7 +196,7 @@ def test_a_run_shorter_than_eval_every_ends_on_an_evaluation(tmp_path, capsys):
 
 def test_a_run_stopped_by_the_clock_ends_on_an_evaluation(tmp_path):
     train = _load("train")
-    out = train.main(["--env", "dominoes_v0", "--steps", "100000", "--bc-steps", "0", "--minutes", "0",
+    out = train.run(["--env", "dominoes_v0", "--steps", "100000", "--bc-steps", "0", "--minutes", "0",
                       "--eval-every", "5",
                       "--out", str(tmp_path), "--no-progress", "--quiet"] + SMALL)
     assert out["iteration"] == 1 and out["last_eval"] is not None
@@ -139,7 +227,7 @@ def test_the_train_extra_writes_tensorboard_logs_and_a_learning_curve(tmp_path):
     pytest.importorskip("tensorboard")
     pytest.importorskip("matplotlib")
     train = _load("train")
-    out = train.main(["--env", "dominoes_v0", "--steps", "700", "--out", str(tmp_path), "--no-progress",
+    out = train.run(["--env", "dominoes_v0", "--steps", "700", "--out", str(tmp_path), "--no-progress",
                       "--quiet"] + SMALL)
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
