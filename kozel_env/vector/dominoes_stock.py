@@ -160,55 +160,64 @@ class BatchedStockDominoes(BatchedDominoes):
         li, left = self._lay(a, p, at)
         self.lead_tile[li] = a[li] >> 1
         if self._lacks:
-            self._track_play(a, p, li)
+            self._track_play(a, at, li)
         self._next_seat(p, left)
 
-    def _track_play(self, a: np.ndarray, p: np.ndarray, li: np.ndarray) -> None:
-        """The scalar ``_track_play``: the tiles played leave the oldest class that allows them (a seat's
-        freshly drawn tile is in none); the match's opening lead bans, in every seat's dealt class, what the
-        opening rule says nobody holds (RULES D2.3, D5.2)."""
+    def _track_play(self, a: np.ndarray, at: np.ndarray, li: np.ndarray) -> None:
+        """The scalar ``_track_play`` (``at``: the movers' flat seat index): the tiles played leave the
+        oldest class that allows them (a seat's freshly drawn tile is in none); the match's opening lead
+        bans, in every seat's dealt class, what the opening rule says nobody holds (RULES D2.3, D5.2)."""
         g = np.flatnonzero(~self.fresh)
         self.fresh[:] = False
         tiles = _TILES_OF[a[g]]
-        self._take(g, p[g], tiles[:, 0])
+        self._take(at[g], tiles[:, 0])
         two = np.flatnonzero(a[g] >= _NUM_SINGLE)
         if len(two):
-            self._take(g[two], p[g[two]], tiles[two, 1])
+            self._take(at[g[two]], tiles[two, 1])
         first = li[self.lead_mask[li] != U64(ALL_TILES)]
         if len(first):
-            bans = self._bans[p[first], a[first] >> 1]
-            for q in range(self.num_players):
-                self._ban(first, np.full(len(first), q), bans[:, q])
+            n = self.num_players
+            bans = self._bans[at[first] % n, a[first] >> 1]
+            for q in range(n):
+                self._ban(first * n + q, bans[:, q])
 
-    def _take(self, g: np.ndarray, q: np.ndarray, t: np.ndarray) -> None:
-        """``knowledge.play``: tile ``t`` leaves seat ``q``'s oldest class that allows it, in games ``g``
-        (first the deal's class, which allows it in most games)."""
-        ban0 = self.cls_ban[g, q, 0]
-        first = ((ban0 >> t.astype(U64)) & ONE == 0) & (self.cls_count[g, q, 0] > 0)
-        f = np.flatnonzero(first)
-        gf, qf = g[f], q[f]
-        self.cls_count[gf, qf, 0] -= 1
-        hit = np.flatnonzero(ban0[f] != 0)  # a class that bans nothing knows nothing
+    def _classes(self) -> tuple:
+        """``cls_ban``, ``cls_count``, ``cls_used`` and ``lacking`` with one row per (game, seat)."""
+        m = self.num_envs * self.num_players
+        return (self.cls_ban.reshape(m, -1), self.cls_count.reshape(m, -1), self.cls_used.reshape(m),
+                self.lacking.reshape(m, 7))
+
+    def _take(self, at: np.ndarray, t: np.ndarray) -> None:
+        """``knowledge.play``: tile ``t`` leaves the oldest class that allows it of the seats ``at`` (flat
+        index of (game, seat)); first the deal's class, which allows it in most games."""
+        cls_ban, cls_count, cls_used, lacking = self._classes()
+        ban0 = cls_ban[at, 0]
+        first = ((ban0 >> t.astype(U64)) & ONE == 0) & (cls_count[at, 0] > 0)
+        f = at[first]
+        cls_count[f, 0] -= 1
+        hit = np.flatnonzero(ban0 & np.where(first, U64(ALL_TILES), U64(0)))  # a class banning nothing knows nothing
         if len(hit):
-            self.lacking[gf[hit], qf[hit]] -= _covers(ban0[f[hit]])
+            lacking[at[hit]] -= _covers(ban0[hit])
         o = np.flatnonzero(~first)
         if len(o):
-            g, q, t = g[o], q[o], t[o]
-            K = int(self.cls_used[g, q].max())
-            ban = self.cls_ban[g, q, :K]
-            ok = ((ban >> t[:, None].astype(U64)) & ONE == 0) & (self.cls_count[g, q, :K] > 0)
+            at, t = at[o], t[o]
+            K = int(cls_used[at].max())
+            ban = cls_ban[at, :K]
+            ok = ((ban >> t[:, None].astype(U64)) & ONE == 0) & (cls_count[at, :K] > 0)
             i = np.argmax(ok, axis=1)
-            self.cls_count[g, q, i] -= 1
-            self.lacking[g, q] -= _covers(ban[np.arange(len(g)), i])
+            cls_count[at, i] -= 1
+            lacking[at] -= _covers(ban[np.arange(len(at)), i])
 
-    def _ban(self, g: np.ndarray, q: np.ndarray, mask: np.ndarray) -> None:
-        """``knowledge.ban``: none of seat ``q``'s tiles is in ``mask`` (games ``g``), in every class in use."""
-        if not len(g):
+    def _ban(self, at: np.ndarray, mask: np.ndarray) -> None:
+        """``knowledge.ban``: none of the tiles of the seats ``at`` (flat index of (game, seat)) is in
+        ``mask``, in every class in use."""
+        if not len(at):
             return
-        K = int(self.cls_used[g, q].max())
-        ban = self.cls_ban[g, q, :K] | mask[:, None]
-        self.cls_ban[g, q, :K] = ban
-        self.lacking[g, q] = (_covers(ban) * self.cls_count[g, q, :K][..., None]).sum(axis=1)
+        cls_ban, cls_count, cls_used, lacking = self._classes()
+        K = int(cls_used[at].max())
+        ban = cls_ban[at, :K] | mask[:, None]
+        cls_ban[at, :K] = ban
+        lacking[at] = (_covers(ban) * cls_count[at, :K][..., None]).sum(axis=1)
 
     def _next_seat(self, p: np.ndarray, left: np.ndarray) -> None:
         """Going out, else the next seat clockwise that holds a fitting tile; the scalar ``_after_move``
@@ -235,58 +244,58 @@ class BatchedStockDominoes(BatchedDominoes):
         ends = self.ends[g]
         numbers = _OPEN[ends[:, 0]] | _OPEN[ends[:, 1]]
         draws = self._keeps < self._stock_size
+        hands = self.hands.reshape(-1)
         for i in range(1, n + 1):
-            r = g
             q = (p + i) % n
-            keep = (self.hands[r, q] & fit) == 0
-            self.current_player[r[~keep]] = q[~keep]
+            at = g * n + q
+            keep = (hands[at] & fit) == 0
+            self.current_player[g[~keep]] = q[~keep]
             if draws:
-                c = np.flatnonzero(keep & (self._stock_size - self.stock_taken[r] > self._keeps))
+                c = np.flatnonzero(keep & (self._stock_size - self.stock_taken[g] > self._keeps))
                 if len(c):
-                    found = self._draw(r[c], q[c], fit[c])
-                    took = r[c[found]]
-                    self.current_player[took] = q[c[found]]
-                    self.fresh[took] = True
-                    keep[c[found]] = False
+                    found = self._draw(g[c], at[c], fit[c])
+                    took = c[found]
+                    self.current_player[g[took]] = q[took]
+                    self.fresh[g[took]] = True
+                    keep[took] = False
             k = np.flatnonzero(keep)
-            self.knocks[r[k], q[k]] |= numbers[k]
+            self.knocks.reshape(-1)[at[k]] |= numbers[k]
             if self._lacks:
-                self._ban(r[k], q[k], fit[k])
+                self._ban(at[k], fit[k])
             g, p, fit, numbers = g[k], p[k], fit[k], numbers[k]
             if not len(g):
                 break
         return g
 
-    def _draw(self, g: np.ndarray, q: np.ndarray, fit: np.ndarray) -> np.ndarray:
-        """``_draw_until_fit`` in games ``g``: seat ``q`` draws from the stock in its order until a tile fits
-        or the stock is down to what it keeps; the misses become a class of their own (knowledge.add_drawn).
-        Returns whether a fitting tile was drawn."""
-        S = self._stock_size
-        m = len(g)
+    def _draw(self, g: np.ndarray, at: np.ndarray, fit: np.ndarray) -> np.ndarray:
+        """``_draw_until_fit`` in games ``g``: the seat ``at`` (flat index of (game, seat)) draws from the
+        stock in its order until a tile fits or the stock is down to what it keeps; the misses become a class
+        of their own (knowledge.add_drawn). Returns whether a fitting tile was drawn."""
         pre = self.stock_prefix[g]
         taken = self.stock_taken[g]
-        rows = np.arange(m)
+        rows = np.arange(len(g))
         before = pre[rows, taken]
-        last = S - self._keeps  # the stock's positions up to this one may be drawn
-        j = np.arange(S + 1)
-        # fits[:, j]: a tile that fits lies among the stock's positions taken .. j - 1 (rises with j)
-        fits = (pre & (fit & ~before)[:, None]) != 0
-        misses = ((j > taken[:, None]) & (j <= last) & ~fits).sum(axis=1)
+        last = self._stock_size - self._keeps  # the stock's positions up to this one may be drawn
+        # fits[:, j]: a tile that fits lies among the stock's positions taken .. j - 1 (none for j <= taken)
+        fits = (pre[:, :last + 1] & (fit & ~before)[:, None]) != 0
         found = fits[:, last]
+        misses = last - taken - fits.sum(axis=1)
         d = misses + found
         new = pre[rows, taken + d] & ~before
-        self.hands[g, q] |= new
+        self.hands.reshape(-1)[at] |= new
         self.stock[g] &= ~new
         self.stock_taken[g] = taken + d
-        self.drawn[g, q] += d
+        self.drawn.reshape(-1)[at] += d
         if self._lacks:
-            self._ban(g, q, fit)
+            self._ban(at, fit)
             a = np.flatnonzero(misses)
-            ga, qa, slot = g[a], q[a], self.cls_used[g[a], q[a]]
-            self.cls_ban[ga, qa, slot] = fit[a]
-            self.cls_count[ga, qa, slot] = misses[a]
-            self.cls_used[ga, qa] = slot + 1
-            self.lacking[ga, qa] += _covers(fit[a]) * misses[a, None].astype(np.int16)
+            cls_ban, cls_count, cls_used, lacking = self._classes()
+            aa = at[a]
+            slot = cls_used[aa]
+            cls_ban[aa, slot] = fit[a]
+            cls_count[aa, slot] = misses[a]
+            cls_used[aa] = slot + 1
+            lacking[aa] += _covers(fit[a]) * misses[a, None].astype(np.int16)
         return found
 
     # -- views -----------------------------------------------------------------------------------------
