@@ -177,12 +177,20 @@ class Table:
         return {"center": None, "arms": {s: [] for s in self.game.slot_names}}
 
     def _track_line(self, move: str, before: list, after: list) -> None:
-        """The dominoes line from a public move (``"35L"``: tile 35 at the end L; the opening tile has no
-        end; Donkey's ``x`` closes a double): each arm lists its tiles outward, each as ``[inner, outer]`` halves."""
+        """The dominoes line from a public move (``"35L"``: tile 35 at the end L; the opening tile has no end;
+        Donkey's ``x`` closes a double; ``"33+44"`` lays two doubles, each at the end of its number): each arm
+        lists its tiles outward, each as ``[inner, outer]`` halves."""
         if self.line is None or not move[:2].isdigit():
             return
+        if "+" in move:
+            for part in move.split("+"):
+                v = int(part[0])
+                i = next((i for i, e in enumerate(before) if e == v), None)
+                if i is not None:
+                    self.line["arms"][self.game.slot_names[i]].append([v, v])
+            return
         a, b = int(move[0]), int(move[1])
-        slot = move[2:].rstrip("x")  # Donkey: "33Lx" closes the double at L, "11x" a closed lead
+        slot = move[2:].rstrip("x")
         if self.line["center"] is None or not slot:
             self.line = self._empty_line()
             self.line["center"] = [a, b]

@@ -41,12 +41,20 @@ def test_a_seats_view_shows_its_own_hand_only_and_the_spectators_every_hand():
     assert seat["hands"]["2"] == everyone["hands"]["2"] and len(seat["hands"]["2"]) == seat["counts"][2]
 
 
-def test_the_dominoes_line_follows_the_public_moves_with_each_tile_turned_to_its_end():
-    t = Table("dominoes_v0", seats=["normal"] * 4, seed=3)
-    t.advance(12)
-    line = t.line
-    chain = [[b, a] for a, b in reversed(line["arms"]["L"])] + [line["center"]] + line["arms"]["R"]
-    assert all(x[1] == y[0] for x, y in zip(chain, chain[1:])), chain
-    ends = [e for e in state_view(t.game, t.state, None)["ends"]]
-    assert [chain[0][0], chain[-1][1]] == [int(ends[0]["value"]), int(ends[1]["value"])]
-    assert len(chain) == bin(t.state.played).count("1")
+@pytest.mark.parametrize("env_name", ["dominoes_v0", "sea_goat_v0", "dominoes_ffa_v0"])
+def test_the_dominoes_line_follows_the_public_moves_with_each_tile_turned_to_its_end(env_name):
+    for seed in range(8):  # random play reaches the two-doubles move ("33+44") too
+        t = Table(env_name, seats=["random"] * t_players(env_name), episode="deal", seed=seed)
+        while not t.state.terminal:
+            t.advance(1)
+            line = t.line
+            chain = [[b, a] for a, b in reversed(line["arms"]["L"])] + [line["center"]] + line["arms"]["R"]
+            assert all(x[1] == y[0] for x, y in zip(chain, chain[1:])), chain
+            assert [chain[0][0], chain[-1][1]] == list(t.state.ends)
+            assert len(chain) == bin(t.state.played).count("1")
+
+
+def t_players(env_name: str) -> int:
+    from agents.base import game_for
+
+    return game_for(env_name, {}).num_players

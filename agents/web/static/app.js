@@ -301,7 +301,8 @@ function clickPiece(token) {
     b.className = "end-choice";
     b.dataset.move = m.move;
     const end = m.move.slice(2).replace(/x$/, ""), closed = m.move.endsWith("x");
-    b.textContent = (end ? `end ${end}` : "lead") + (closed ? " (closed)" : "");
+    b.textContent = m.move.includes("+") ? `${m.move} (both doubles)`
+      : (end ? `end ${end}` : "lead") + (closed ? " (closed)" : "");
     b.addEventListener("click", () => play(m.move));
     box.appendChild(b);
   }
