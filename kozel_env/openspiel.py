@@ -25,15 +25,28 @@ or 0 for everybody on eggs, RULES C2.5/C2.6); everywhere else general-sum: eggs,
 every-man-for-himself games and single deals can leave the returns summing to anything (a single dominoes
 deal ending in eggs gives everybody +1, RULES D1.8).
 
-**Chance: sampled stochastic, one chance node.** An engine draws its deals inside the state from its own
-:class:`~kozel_env.core.rng.Rng` (redeals and later deals of a match included), so no chance node can list
-the deal's outcomes. The bridge has one explicit chance node at the start with one outcome, ``0``
-("Deal"): applying it draws the engine seed from the game's Rng (parameter ``rng_seed``; -1: from the
-operating system's entropy) and starts the engine there. Everything after it is deterministic given the
-engine state. Like OpenSpiel's tarok, the chance mode is therefore ``SAMPLED_STOCHASTIC``: the same history
-can lead to different deals. ``rng_seed=s`` draws the same engine seeds as the env's ``reset(seed=s)``
-followed by unseeded resets (``Rng(s).spawn()``, then the next ``spawn()`` ...), so a bridge game and an env
-seeded alike deal alike. :meth:`KozelGame.state_from_engine` starts a state from a given engine state.
+**Chance: one chance node, its seed in the state.** An engine draws its deals inside the state from its
+own :class:`~kozel_env.core.rng.Rng` (redeals and later deals of a match included), so no chance node can
+list the deal's outcomes. The bridge has one chance node at the start with one outcome, ``0`` ("Deal"),
+of probability 1: the state's deal seed, drawn from the game's Rng (parameter ``rng_seed``; -1: from the
+operating system's entropy) the first time the state is applied, cloned or serialized, starts the engine
+there. From that draw on, the state and every clone or serialized copy of it deal alike and play on alike
+(everything after the deal is deterministic given the engine state, whose own Rng makes the later deals),
+so the chance mode is ``EXPLICIT_STOCHASTIC``: the listed outcome is the state's true successor. What is
+random is which deal a new initial state holds, and OpenSpiel's history does not record it: two initial
+states of one game deal differently, so a state is rebuilt from its serialization, never from its history.
+``rng_seed=s`` draws the same engine seeds as the env's ``reset(seed=s)`` followed by unseeded resets
+(``Rng(s).spawn()``, then the next ``spawn()`` ...: one per initial state that is dealt, cloned or
+serialized), so a bridge game and an env seeded alike deal alike. :meth:`KozelGame.state_from_engine`
+starts a state from a given engine state.
+
+**Serialization.** OpenSpiel's own, ``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state``
+(and ``random_sim_test(..., serialize=True)``), works: the game serializes as its game string (its
+parameters; a sampled-stochastic game would also need the game's RNG state, ``Game::GetRNGState``, which
+OpenSpiel 2.0.2 does not let a Python game implement: the reason for the explicit chance node above), the
+state as its history plus its pickled engine state (or, before the deal, its deal seed), so a deserialized
+state continues exactly as the original. The deserialized game's Rng starts again from ``rng_seed``; pickle
+(``pickle.dumps(game)``) keeps the Rng's position too.
 
 **Observation = information state.** Both the observation tensor and the information state tensor are the
 env's observation of the seat (``Game.observe``; same size, same named parts in the observer's ``dict``);
@@ -195,7 +208,7 @@ def _game_type(env_name: str) -> pyspiel.GameType:
         short_name=PREFIX + env_name,
         long_name=f"Kozel {env_name} (kozel_env)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,  # the deal seed is in the state
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(pyspiel.GameType.Utility.ZERO_SUM if env_name in ZERO_SUM
                  else pyspiel.GameType.Utility.GENERAL_SUM),
@@ -260,8 +273,8 @@ class KozelGame(pyspiel.Game):
         return KozelState(self)
 
     def __reduce__(self):
-        # pyspiel pickles a game through Game::Serialize, which a sampled-stochastic Python game cannot
-        # provide (GetRNGState is C++ only): pickle the parameters and the Rng instead.
+        # pyspiel pickles a game through Game::Serialize, its parameters only (the game string); pickle
+        # the position of the game's Rng too, so the copy deals the next states alike.
         return (_unpickle_game, (self.env_name, dict(self.get_parameters()), self._rng.s))
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> KozelObserver:
@@ -297,25 +310,47 @@ def _unpickle_state(game: KozelGame, data: str) -> KozelState:
 
 class _Engine:
     """Holds a state's engine state. OpenSpiel clones a Python state by deep-copying its attributes: this box
-    copies itself with the engine's cheap ``clone()`` and shares the engine game."""
+    copies itself with the engine's cheap ``clone()`` and shares the engine game.
 
-    __slots__ = ("game", "state", "preset", "strings")
+    Before the deal it holds the state's deal seed (``seed``), drawn from the game's Rng by ``draw`` the
+    first time the state is applied, cloned or serialized: from then on the state, its clones and its
+    serialized copies deal alike (see the module doc, *Chance*)."""
 
-    def __init__(self, game, state=None):
+    __slots__ = ("game", "state", "preset", "strings", "seed", "draw")
+
+    def __init__(self, game, state=None, seed=None, draw=None):
         self.game = game
         self.state = state
         self.preset = None
         self.strings = {}  # player -> observation string of the current state (search asks it repeatedly)
+        self.seed = seed
+        self.draw = draw
+
+    def deal_seed(self) -> int:
+        """The engine seed this state deals from (drawn once)."""
+        if self.seed is None:
+            self.seed = self.draw()
+        return self.seed
+
+    def _fix_seed(self) -> None:
+        if self.state is None and self.preset is None:
+            self.deal_seed()
 
     def __deepcopy__(self, memo):
-        return _Engine(self.game, None if self.state is None else self.state.clone())
+        self._fix_seed()
+        box = _Engine(self.game, None if self.state is None else self.state.clone(), self.seed, self.draw)
+        box.preset = None if self.preset is None else self.preset.clone()
+        return box
 
-    def __reduce__(self):  # serialization (pickle): the engine state; the game comes back on load
-        return (_restore_engine, (self.state,))
+    def __reduce__(self):  # serialization (pickle): the engine state or the deal seed; the games come back on load
+        self._fix_seed()
+        return (_restore_engine, (self.state, self.seed, self.preset))
 
 
-def _restore_engine(state):
-    return _Engine(None, state)
+def _restore_engine(state, seed=None, preset=None):
+    box = _Engine(None, state, seed)
+    box.preset = preset
+    return box
 
 
 class KozelState(pyspiel.State):
@@ -323,12 +358,13 @@ class KozelState(pyspiel.State):
 
     def __init__(self, game: KozelGame):
         super().__init__(game)
-        self._box = _Engine(game.engine)
+        self._box = _Engine(game.engine, draw=game.draw_seed)
 
     def _engine(self):
         box = self._box
-        if box.game is None:  # deserialized: re-attach the (immutable) engine game
-            box.game = self.get_game().engine
+        if box.game is None:  # deserialized: re-attach the (immutable) engine game and the game's Rng
+            game = self.get_game()
+            box.game, box.draw = game.engine, game.draw_seed
         return box
 
     def __reduce__(self):  # see KozelGame.__reduce__; the state itself serializes (State::Serialize)
@@ -366,7 +402,8 @@ class KozelState(pyspiel.State):
             if box.preset is not None:
                 box.state, box.preset = box.preset, None
             else:
-                box.state = game.new_engine_state(game.draw_seed())
+                box.state = game.new_engine_state(box.deal_seed())
+            box.seed = None
             return
         st = box.state
         st.apply_action(box.game.check_action(st, action))  # the contract's one check; nothing changes on error
@@ -394,8 +431,10 @@ class KozelState(pyspiel.State):
         """A state that gives ``player_id`` the same information state, the rest re-dealt by the engine's
         ``sample_consistent`` (seeded from two draws of ``probability_sampler``)."""
         box = self._engine()
-        if box.state is None:
-            return self.clone()
+        if box.state is None:  # before the deal the player knows nothing: a state with a fresh deal seed
+            new = self.clone()
+            new._engine().seed = self.get_game().draw_seed()
+            return new
         u1, u2 = float(probability_sampler()), float(probability_sampler())
         seed = (int(u1 * (1 << 32)) << 32) | int(u2 * (1 << 32))
         real, box.state = box.state, None

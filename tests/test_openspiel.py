@@ -33,7 +33,7 @@ def test_every_registered_env_is_a_registered_pyspiel_game():
         gt = game.get_type()
         assert gt.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
         assert gt.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-        assert gt.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        assert gt.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC  # serializable (module doc)
         assert gt.reward_model == pyspiel.GameType.RewardModel.TERMINAL
         eng = load(env_name).env().unwrapped.game
         assert game.num_players() == eng.num_players
@@ -48,12 +48,21 @@ def test_openspiel_random_simulation(name, opts):
     """pyspiel.random_sim_test (OpenSpiel's C++ basic tests): legal actions sorted and empty for the other
     players, unique action strings, clone == original, tensors of the declared sizes and finite, rewards
     summing to the returns, returns within [min_utility, max_utility] and summing as the game type says,
-    game length within max_game_length. Serialization is tested separately (a sampled-stochastic Python
-    game cannot provide the game's RNG state that SerializeGameAndState asks for)."""
+    game length within max_game_length, and serialization: SerializeGameAndState then
+    DeserializeGameAndState gives the same game string and state string (at every early and power-of-two
+    step)."""
     deal = kos.load_game(name, episode="deal", rng_seed=11, **opts)
-    pyspiel.random_sim_test(deal, num_sims=4, serialize=False, verbose=False)
+    pyspiel.random_sim_test(deal, num_sims=4, serialize=True, verbose=False)
     match = kos.load_game(name, rng_seed=12, **opts)
-    pyspiel.random_sim_test(match, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(match, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,opts", CASES)
+def test_openspiel_random_simulation_many(name, opts):
+    pyspiel.random_sim_test(kos.load_game(name, episode="deal", rng_seed=21, **opts), num_sims=40, serialize=True,
+                            verbose=False)
+    pyspiel.random_sim_test(kos.load_game(name, rng_seed=22, **opts), num_sims=6, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("name,opts", CASES)
@@ -207,6 +216,108 @@ def test_parameters_game_strings_and_options():
         kos.load_game("dominoes_v0", episode="hand")
     deal, match = kos.load_game("dominoes_v0", episode="deal"), kos.load_game("dominoes_v0")
     assert deal.max_game_length() == kos.DEAL_LENGTH["dominoes_v0"] < match.max_game_length()
+
+
+def _same_from_here_on(a, b, rng: random.Random) -> int:
+    """Play ``a`` and ``b`` on with the same random moves to the end (chance nodes included), asserting
+    at every step the same player, legal actions, strings, every seat's observation and information state
+    tensors, and returns. Returns the number of steps."""
+    steps = 0
+    while True:
+        assert a.current_player() == b.current_player() and str(a) == str(b) and a.history() == b.history()
+        assert a.returns() == b.returns() and a.is_terminal() == b.is_terminal()
+        if a.is_terminal():
+            return steps
+        if not a.is_chance_node():
+            assert a.legal_actions() == b.legal_actions()
+            for p in range(a.num_players()):
+                assert a.information_state_tensor(p) == b.information_state_tensor(p)
+                assert a.observation_tensor(p) == b.observation_tensor(p)
+                assert a.information_state_string(p) == b.information_state_string(p)
+        else:
+            assert a.chance_outcomes() == b.chance_outcomes()
+        action = rng.choice(a.legal_actions())
+        a.apply_action(action)
+        b.apply_action(action)
+        steps += 1
+
+
+@pytest.mark.parametrize("episode", ["deal", "match"])
+@pytest.mark.parametrize("name", list(ENVIRONMENTS))
+def test_serialize_game_and_state_round_trip_continues_identically(name, episode):
+    """pyspiel.serialize_game_and_state / deserialize_game_and_state (OpenSpiel's own serialization), at the
+    chance node, right after the deal and mid-game: the same game string, and the copy plays on exactly as
+    the original to the end of the episode."""
+    game = kos.load_game(name, episode=episode, rng_seed=7)
+    game.new_initial_state().apply_action(0)  # the game's Rng moves on: a fresh copy of the game would not
+    for moves in (0, 1, 9):
+        rng = random.Random(moves)
+        state = game.new_initial_state()
+        for _ in range(moves):
+            if not state.is_terminal():  # a match can end at once (four aces or four sixes in a hand, RULES C1.14)
+                state.apply_action(rng.choice(state.legal_actions()))
+        text = pyspiel.serialize_game_and_state(game, state)
+        game2, copy = pyspiel.deserialize_game_and_state(text)
+        assert str(game2) == str(game) and isinstance(copy, kos.KozelState)
+        steps = _same_from_here_on(state, copy, random.Random(100 + moves))
+        assert steps > 0 or state.is_terminal()
+
+
+def test_a_game_string_round_trips_through_load_game_and_deserialize_game():
+    def new_game():
+        return kos.load_game("sea_goat_v0", episode="deal", rng_seed=5, out_66_amount=None, target=30)
+
+    for to_copy in (lambda g: pyspiel.load_game(str(g)), lambda g: pyspiel.deserialize_game(g.serialize())):
+        game = new_game()
+        copy = to_copy(game)
+        assert str(copy) == str(game) and copy.get_parameters() == game.get_parameters()
+        assert copy.rules_options == game.rules_options == {"out_66_amount": None, "target": 30}
+        s1, s2 = game.new_initial_state(), copy.new_initial_state()
+        s1.apply_action(0)
+        s2.apply_action(0)
+        assert str(s1) == str(s2)  # both Rngs start at rng_seed
+
+
+def test_a_state_deals_once_so_its_clones_deal_alike_and_new_states_deal_anew():
+    """The chance node's one outcome is the state's true successor (EXPLICIT_STOCHASTIC): a clone taken
+    before the deal deals the same; another initial state of the same game deals another deal."""
+    game = kos.load_game("queens_and_jacks_v0", episode="deal", rng_seed=3)
+    state = game.new_initial_state()
+    clone = state.clone()
+    other = game.new_initial_state()
+    for st in (state, clone, other):
+        st.apply_action(0)
+    assert str(clone) == str(state) and str(other) != str(state)
+    resampled = game.new_initial_state().resample_from_infostate(0, random.Random(1).random)
+    resampled.apply_action(0)
+    assert str(resampled) not in (str(state), str(other))
+
+
+def test_open_spiels_pytorch_dqn_learns_a_few_steps_on_a_kozel_game():
+    """open_spiel.python.pytorch.dqn (its replay buffer needs dm-tree) on kozel_queens_and_jacks_v0 through
+    rl_environment: one deal of self-play, legal moves only, and a learning step for every seat."""
+    pytest.importorskip("torch", reason="open_spiel's PyTorch algorithms need torch")
+    from open_spiel.python import rl_environment
+    from open_spiel.python.pytorch import dqn
+
+    game = kos.load_game("queens_and_jacks_v0", episode="deal", rng_seed=0)
+    env = rl_environment.Environment(game, seed=0)
+    size = env.observation_spec()["info_state"][0]
+    agents = [dqn.DQN(p, state_representation_size=size, num_actions=env.action_spec()["num_actions"],
+                      hidden_layers_sizes=[16], replay_buffer_capacity=100, batch_size=4,
+                      min_buffer_size_to_learn=4, learn_every=4, epsilon_decay_duration=100, seed=p)
+              for p in range(game.num_players())]
+    decisions = 0
+    ts = env.reset()
+    while not ts.last():
+        p = ts.observations["current_player"]
+        action = agents[p].step(ts).action
+        assert action in ts.observations["legal_actions"][p]
+        ts = env.step([action])
+        decisions += 1
+    for agent in agents:
+        agent.step(ts)
+    assert decisions > 30 and all(agent.loss is not None for agent in agents)
 
 
 def test_serialization_clone_and_pickle():
