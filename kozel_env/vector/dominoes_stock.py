@@ -91,14 +91,20 @@ class BatchedStockDominoes(BatchedDominoes):
         off = self._spec.offset
         f0 = self._flags0
         n, s = self.num_players, self.num_sides
-        self._seat_flags = np.array([(1 << (off("leader", lead) - f0)) | (1 << (off("seat", q) - f0))
+        self._seat_flags = np.array([(1 << (off("leader", (lead - q) % n) - f0)) | (1 << (off("seat", q) - f0))
                                      for lead in range(n) for q in range(n)], U64)
-        """``_seat_flags[n * (leader offset) + seat]``."""
-        self._first_bit = U64(off("first_deal") - f0)
-        self._empty_bit = U64(off("line_empty") - f0)
-        self._opened_bits = [U64(off("opened", k) - f0) for k in range(s)]
+        """``_seat_flags[n * leader + seat]``: the leader relative to the seat, and the seat."""
+        self._bool_flags = np.array([sum(1 << (off(name, *ix) - f0) for i, (name, ix) in enumerate(
+            [("first_deal", ()), ("line_empty", ())] + [("opened", (k,)) for k in range(s)]) if code >> i & 1)
+            for code in range(1 << (2 + s))], U64)
+        """``_bool_flags[code]``: bits 0, 1 and 2 + k of ``code`` are first_deal, line_empty and opened of
+        the relative side k."""
         self._flags_width = off("opened") + s - f0
         self._lead_at = off("lead_tile") if "lead_tile" in self._spec.offsets else None
+        self._lead_bits = np.array([1 << t for t in range(NUM_TILES)] + [0], U64)
+        """``_lead_bits[lead_tile]``: the tile's bit; index -1 (no lead yet): none."""
+        self._inv_hand = 1.0 / self.rules.hand_size
+        self._knock_shift = np.array([off("knocked", k) - off("knocked") for k in range(n)], U64)
         assert off("knocked") + 7 * n == f0 and self._flags_width <= 64
 
     # -- deals -----------------------------------------------------------------------------------------
@@ -305,44 +311,44 @@ class BatchedStockDominoes(BatchedDominoes):
         stored as float32, as the scalar builder packs Python floats)."""
         off = self._spec.offset
         B, n = self.num_envs, self.num_players
-        rows = np.arange(0, n * B, n)
         packer.clear(B)
         put = packer.put_at
         hands = self.hands.reshape(-1)
         played_by = self.played_by.reshape(-1)
-        knocks = self.knocks.reshape(-1)
+        rows = np.arange(0, n * B, n)
         rel = [rows + (seat + k) % n for k in range(n)]  # flat index of (game, the seat at offset k)
         put(hands[rel[0]], base + off("hand"), 28)
-        k0 = off("knocked")
-        knocked = np.zeros(B, U64)
+        knocks = self.knocks.reshape(-1)
+        knocked = knocks[rel[0]]
         for k in range(n):
             put(played_by[rel[k]], base + off("played_by", k), 28)
-            knocked |= knocks[rel[k]] << U64(off("knocked", k) - k0)
-        put(knocked, base + k0, 7 * n)
+            if k:
+                knocked |= knocks[rel[k]] << self._knock_shift[k]
+        put(knocked, base + off("knocked"), 7 * n)
         flags = self._end_flags[self.ends[:, 0] * (NONE + 1) + self.ends[:, 1]]
-        flags |= self._seat_flags[((self.leader - seat) % n) * n + seat]
-        flags |= self.first_deal.astype(U64) << self._first_bit
-        flags |= (self.played == 0).astype(U64) << self._empty_bit
-        srel = self._side_rows(seat)
+        flags |= self._seat_flags[self.leader * n + seat]
+        srel = self._side_rows(seat) if self.rules.pairs else rel  # every man for himself: a side is a seat
+        code = self.first_deal.view(np.uint8) | ((self.played == 0).view(np.uint8) << 1)
         opened = self.ledger.opened.reshape(-1)
-        for k, at in enumerate(self._opened_bits):
-            flags |= opened[srel[k]].astype(U64) << at
+        for k in range(self.num_sides):
+            code = code | (opened[srel[k]].view(np.uint8) << (2 + k))
+        flags |= self._bool_flags[code]
         put(flags, base + self._flags0, self._flags_width)
         if self._lead_at is not None:
-            lt = self.lead_tile
-            put(np.where(lt >= 0, np.left_shift(ONE, np.maximum(lt, 0).astype(U64)), U64(0)), base + self._lead_at,
-                28)
+            put(self._lead_bits[self.lead_tile], base + self._lead_at, 28)
         packer.unpack(out[:, base:] if base else out)
         value = self._count_value
-        every = np.stack(rel, axis=1)  # [B, n]: the flat index of each relative seat
+        every = np.stack(rel, axis=1)
         o = base + off("hand_counts")
         out[:, o:o + n] = value[popcount(hands[every])]
         if self._lacks:
             o = base + off("drawn")
             out[:, o:o + n] = value[self.drawn.reshape(-1)[every]]
             out[:, base + off("stock")] = value[popcount(self.stock)]
-            o = base + off("lacking")
-            out[:, o:o + 7 * n] = value[self.lacking.reshape(B * n, 7)[every]].reshape(B, 7 * n)
+            lacking = self.lacking.reshape(B * n, 7)
+            for k in range(n):  # a count times 1 / hand_size in float64, as the scalar builder (``value``)
+                o = base + off("lacking", k)
+                out[:, o:o + 7] = lacking[rel[k]] * self._inv_hand
         t = self._inv_target
         led = self.ledger
         sides = np.stack(srel, axis=1)
