@@ -65,11 +65,12 @@ ENGINES = {
     "donkey": "kozel_env.vector.donkey:BatchedDonkey",
     "queens_and_jacks": "kozel_env.vector.queens_and_jacks:BatchedQueensAndJacks",
     "six_of_spades": "kozel_env.vector.six_of_spades:BatchedSixOfSpades",
+    "beat_or_discard": "kozel_env.vector.beat_or_discard:BatchedBeatOrDiscard",
 }
 """The batched engine of each scalar engine (``Game.engine_id``; ``"donkey"``: the dominoes engine's Donkey
 line, :class:`~kozel_env.dominoes.donkey.DonkeyGame`), loaded when first used."""
 BATCHED = ("dominoes_v0", "sea_goat_v0", "donkey_v0", "queens_and_jacks_v0",
-           "six_of_spades_v0", "dominoes_ffa_v0", "boneyard_v0")
+           "six_of_spades_v0", "dominoes_ffa_v0", "boneyard_v0", "beat_or_discard_v0")
 """The envs a batched engine plays (with their default rules; some rules options need the AEC env)."""
 
 
