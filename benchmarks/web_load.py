@@ -3,10 +3,10 @@
     python benchmarks/web_load.py                      # 50 tables for 60 s
     python benchmarks/web_load.py --tables 80 --duration 120 --bots random
 
-Starts ``python -m agents.web`` on a free loopback port (holding at most twice ``--tables`` tables, so that a
-finished table makes room for its successor), then runs one client per table: each asks the bots for one move
-(``POST /advance``) and reads its view since the last step (``GET ?since=``), and deals a new table when a
-deal is over (the games in turn). Reports the requests made, their p50/p95 response time, the errors (any
+Starts ``python -m agents.web`` on a free loopback port (holding at most one and a half times ``--tables``
+tables, so that finished tables make room for their successors), then runs one client per table: each asks the
+bots for one move (``POST /advance``) and reads its view since the last step (``GET ?since=``), and deals a new
+table when a deal is over (the games in turn). Reports the requests made, their p50/p95 response time, the errors (any
 non-2xx answer or failed request: should be 0) and the server's memory (RSS after the warm-up vs at the end:
 should be flat).
 """
@@ -105,14 +105,14 @@ def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(prog="python benchmarks/web_load.py", description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=50, help="concurrent bot tables (default 50)")
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of load (default 60)")
-    ap.add_argument("--warmup", type=float, default=None, help="seconds before the first RSS reading "
-                                                               "(default: a tenth of the duration)")
+    ap.add_argument("--warmup", type=float, default=None,
+                    help="seconds before the first RSS reading (default: a quarter of the duration)")
     ap.add_argument("--bots", default="normal", help="the bot at every seat (default normal)")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON line")
     args = ap.parse_args(argv)
-    proc, url = start_server(2 * args.tables)  # room for each finished table and its successor
+    proc, url = start_server(args.tables + args.tables // 2 + 2)  # room for finished tables and their successors
     try:
-        warmup = args.duration / 10 if args.warmup is None else args.warmup
+        warmup = args.duration / 4 if args.warmup is None else args.warmup
         first = {}
 
         async def measure():

@@ -100,3 +100,42 @@ def test_a_whole_deal_is_played_by_clicking_then_downloaded_and_replayed(env_nam
     assert not errors, errors
     page.close()
     print(f"{env_name}: {clicks} clicks, {moves} moves, {time.monotonic() - t0:.1f} s")
+
+
+def test_a_bots_table_is_watched_as_the_spectator_with_pause_and_step(server_url, browser, shots):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(server_url)
+    page.click("#tab-watch")
+    page.select_option("#game", "donkey_v0")
+    page.select_option("#watch-viewer", "")
+    page.eval_on_selector("#pace", "el => { el.value = 50; }")
+    page.click("#start")
+    page.wait_for_function("() => document.querySelectorAll('#log li').length >= 4")
+    page.click("#pause")
+    page.wait_for_timeout(300)  # a move in flight lands
+    n = page.locator("#log li").count()
+    page.wait_for_timeout(500)
+    assert page.locator("#log li").count() == n  # paused: nothing moves
+    page.click("#step")
+    page.wait_for_function(f"() => document.querySelectorAll('#log li').length === {n + 1}")
+    assert page.locator("#others .seat").count() == 4  # the spectator sees all four hands, face up
+    assert page.locator("#others .back").count() == 0 and "??" not in page.inner_text("#text")
+    page.screenshot(path=os.path.join(shots, "watch-spectator.png"), full_page=True)
+    page.close()
+
+
+def test_the_hint_toggle_shows_the_networks_probabilities_and_the_experts_move(server_url, browser, shots):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(server_url)
+    page.select_option("#game", "queens_and_jacks_v0")
+    page.eval_on_selector("#pace", "el => { el.value = 0; }")
+    page.fill("#seed", "4")
+    page.click("#start")
+    page.wait_for_selector(".piece.legal")
+    page.check("#hints")
+    page.wait_for_function("() => document.getElementById('hintbox').textContent.includes('expert would play')",
+                           timeout=60_000)
+    text = page.inner_text("#hintbox")
+    assert "network: " in text and "%" in text
+    page.screenshot(path=os.path.join(shots, "hints.png"), full_page=True)
+    page.close()

@@ -216,7 +216,7 @@ function show(v) {
   if (v.log !== undefined && v.since !== undefined) accept(v); else S.view = v;
   const fam = v.family;
   document.body.dataset.family = fam;
-  $("text").textContent = v.text;
+  $("text").innerHTML = fam === "cards" ? suitText(v.text) : escapeHtml(v.text);
   $("status").textContent = statusLine(v);
   // the others
   const others = $("others");
@@ -278,6 +278,16 @@ function show(v) {
   drawHint(v);
   $("download").href = `/api/tables/${S.table}/record?${query()}`;
   $("download").classList.toggle("disabled", v.seats && v.seats.includes("human") && !v.terminal);
+}
+
+function escapeHtml(t) {
+  return t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+// The engine's text table with each card written as its rank and a coloured suit sign (7H -> 7♥).
+function suitText(t) {
+  return escapeHtml(t).replace(/\b([6-9TJQKA])([CDHS])\b/g, (all, r, su) =>
+    `<span class="c ${su === "H" || su === "D" ? "red" : "black"}" title="${all}">${RANKS[r] || r}${SUITS[su]}</span>`);
 }
 
 function statusLine(v) {
