@@ -5,10 +5,13 @@ tests (and a single-deal, points-reward one), through :func:`tests.vector.test_i
 A match over at its set-up (four aces or four sixes dealt, C1.14) is skipped by the vector env, which
 starts the next match of the game's seed stream; on the AEC side that is ``reset()`` called again
 (:func:`_skip_matches_over_at_setup`)."""
+import numpy as np
 import pytest
 
-from kozel_env import beat_or_discard_v0
-from kozel_env.registry import ENVIRONMENTS
+from kozel_env import beat_or_discard_v0, vector
+from kozel_env.registry import ENVIRONMENTS, load
+from kozel_env.vector.beat_or_discard import BatchedBeatOrDiscard
+from tests.vector.test_env import _play_to_learner, lowest_legal
 from tests.vector.test_identity import run_identity
 
 CASES = [opts for opts in ENVIRONMENTS["beat_or_discard_v0"][1]] + [
@@ -42,3 +45,79 @@ def test_batched_beat_or_discard_is_the_aec_env_with_the_same_seed_and_actions(o
 def test_batched_beat_or_discard_identity_over_thousands_of_games(options):
     seen = run_identity("beat_or_discard_v0", options, num_envs=200, steps=1200, seed=2026)
     assert seen["deals"] >= 2000 and seen["episodes"] >= 100, seen
+
+
+def test_a_match_over_at_its_setup_is_skipped_for_the_next_seed_of_the_stream():
+    """Seed 1722 deals four of a kind (C1.14): the match is over before any decision, and the engine starts
+    the next match of the game's seed stream instead, as ``reset()`` called again does."""
+    from kozel_env.core.rng import Rng
+
+    game = beat_or_discard_v0.raw_env.make_game({})
+    assert game.new_state(1722).terminal
+    eng = BatchedBeatOrDiscard(game, 1)
+    eng.seeders[:] = 99
+    eng.start(np.array([0]), np.array([1722], np.uint64))
+    expected = game.new_state(Rng(99).spawn())
+    assert not eng.states[0].terminal and eng.states[0].hands == expected.hands
+    assert eng.current_player[0] == expected.current_player
+
+
+def test_a_step_that_ends_a_game_and_the_next_deal_by_four_of_a_kind_reports_the_last_deal():
+    """Seed 37 with the lowest legal move every time: decision 127 ends a game, and the next deal holds
+    four aces (C1.14), which ends the match in the same step; the outputs are that last deal's."""
+    game = beat_or_discard_v0.raw_env.make_game({})
+    eng = BatchedBeatOrDiscard(game, 1)
+    eng.start(np.array([0]), np.array([37], np.uint64))
+    st = game.new_state(37)
+    for _ in range(127):
+        deals = st.deals_played
+        a = st.legal_actions()[0]
+        st.apply_action(a)
+        eng.apply(np.array([a]))
+    assert st.deals_played == deals + 2 and st.last_result["ended_by"] == "four_aces"
+    res = st.last_result
+    assert eng.deal_ended[0] and eng.match_over[0]
+    assert eng.deal_written[0].tolist() == res["written"] and eng.seat_points[0].tolist() == res["seat_points"]
+    assert eng.returns[0].tolist() == st.match_result["returns"]
+
+
+@pytest.mark.parametrize("options", [{"episode": "deal"}, {"mode": "solo", "num_players": 4, "reward": "points"}],
+                         ids=["pairs-deal", "solo4-points"])
+def test_single_learner_mode_is_the_aec_env_with_the_opponent_moving_between_the_learner_decisions(options):
+    """The vector env's single-learner mode (its sub-batches of opponent games, :meth:`take` / :meth:`put`)
+    against the AEC env driven the same way (the helpers of ``tests/vector/test_env.py``)."""
+    name, B, seed = "beat_or_discard_v0", 6, 11
+    venv = vector.make(name, B, seed=seed, opponent=lowest_legal, **options)
+    envs = [load(name).env(**options) for _ in range(B)]
+    game = envs[0].unwrapped.game
+    S = game.num_sides
+    episode = [0] * B
+    carry = [0.0] * B
+    ts = venv.reset()
+    for b, (env, s) in enumerate(zip(envs, vector.seeds_from(seed, B))):
+        env.reset(seed=int(s))
+        carry[b] = _play_to_learner(env, b % S, game, 0.0)
+    gen = np.random.default_rng(0)
+    episodes = 0
+    for step in range(150):
+        for b, env in enumerate(envs):
+            assert ts.seat[b] == env.agent_name_mapping[env.agent_selection], (step, b)
+            o = env.observe(env.agent_selection)
+            assert np.array_equal(ts.obs[b], o["observation"]) and np.array_equal(ts.mask[b], o["action_mask"])
+        actions = vector.random_actions(ts.mask, gen)
+        ts = venv.step(actions)
+        for b, env in enumerate(envs):
+            side = (b + episode[b]) % S
+            env.step(int(actions[b]))
+            got = _play_to_learner(env, side, game, carry[b] + env.rewards[f"player_{side}"])
+            carry[b] = 0.0
+            done = env.terminations[env.agent_selection]
+            assert ts.done[b] == done, (step, b)
+            assert ts.rewards[b] == np.float32(got), (step, b, ts.rewards[b], got)
+            if done:
+                episodes += 1
+                assert ts.info["learner_return"][b] == env.unwrapped.game_state.match_result["returns"][side]
+                episode[b] += 1
+                env.reset()
+                carry[b] = _play_to_learner(env, (b + episode[b]) % S, game, 0.0)
+    assert episodes >= 3
