@@ -165,7 +165,8 @@ def event_dict(ev: tuple, results: tuple) -> dict:
     if isinstance(private, Deferred):  # written out only now: engines defer the dealt hands
         private = private()
     if kind == "deal_end":
-        return {"type": "deal_end", "deal": public, "result": results[public - 1]}
+        # deal numbers count the deals played before a set-up (``deals_played``): find the result by its number
+        return {"type": "deal_end", "deal": public, "result": next(r for r in reversed(results) if r["deal"] == public)}
     out = {"type": kind}
     if seat >= 0:
         out["seat"] = seat

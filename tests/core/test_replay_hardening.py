@@ -265,6 +265,18 @@ def test_a_record_whose_setup_was_given_as_numpy_values_is_json_data():
     replay(json.loads(json.dumps(rec)))
 
 
+def test_the_record_of_a_match_set_up_after_some_deals_holds_each_deals_result():
+    env = make("six_of_spades_v0")
+    env.reset(seed=0, options={"deals_played": 1})
+    rng = np.random.default_rng(0)
+    while not env.unwrapped.game_state.results:
+        env.step(int(rng.choice(np.flatnonzero(env.last()[0]["action_mask"]))))
+    rec = env.unwrapped.record()
+    ends = [e for e in rec["events"] if e["type"] == "deal_end"]
+    assert [(e["deal"], e["result"]["deal"]) for e in ends] == [(2, 2)]
+    replay(rec)
+
+
 def test_a_bad_render_mode_is_the_callers_error_not_the_records(finished):
     with pytest.raises(InvalidOptionError, match="render_mode='png' is not allowed"):
         replay(finished, render_mode="png")
