@@ -57,7 +57,7 @@ def _play_deal(page, env_name: str, shots: str) -> int:
 def test_a_whole_deal_is_played_by_clicking_then_downloaded_and_replayed(env_name, server_url, browser, shots,
                                                                          tmp_path):
     t0 = time.monotonic()
-    page = browser.new_page(viewport={"width": 1200, "height": 900}, accept_downloads=True)
+    page = browser.new_page(viewport={"width": 1200, "height": 640}, accept_downloads=True)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server_url)
@@ -103,7 +103,7 @@ def test_a_whole_deal_is_played_by_clicking_then_downloaded_and_replayed(env_nam
 
 
 def test_a_bots_table_is_watched_as_the_spectator_with_pause_and_step(server_url, browser, shots):
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page = browser.new_page(viewport={"width": 1200, "height": 640})
     page.goto(server_url)
     page.click("#tab-watch")
     page.select_option("#game", "donkey_v0")
@@ -125,7 +125,7 @@ def test_a_bots_table_is_watched_as_the_spectator_with_pause_and_step(server_url
 
 
 def test_the_hint_toggle_shows_the_networks_probabilities_and_the_experts_move(server_url, browser, shots):
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page = browser.new_page(viewport={"width": 1200, "height": 640})
     page.goto(server_url)
     page.select_option("#game", "queens_and_jacks_v0")
     page.eval_on_selector("#pace", "el => { el.value = 0; }")

@@ -420,7 +420,7 @@ async function drawHint(v) {
   const h = S.hint;
   box.innerHTML = "";
   const t = document.createElement("div");
-  t.textContent = h.policy ? "network: " + h.policy.map(d => `${d.move} ${(100 * d.p).toFixed(0)}%`).join(", ")
+  t.textContent = h.policy ? "network: " + h.policy.map(d => `${d.move} ${d.p >= 0.001 ? (100 * d.p).toFixed(1) + "%" : "<0.1%"}`).join(", ")
     : `network: ${h.policy_note}`;
   box.appendChild(t);
   const x = document.createElement("div");
