@@ -297,3 +297,12 @@ def test_python_m_agents_web_prints_its_url_and_serves():
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_watched_match_ends_with_every_deal_on_the_sheet_and_the_goats(client):
+    t = _new(client, "dominoes_ffa_v0", seats=["random"] * 2, episode="match")
+    v = client.get(f"/api/tables/{t['table']}").json()
+    while not v["terminal"]:
+        v = client.post(f"/api/tables/{t['table']}/advance", json={"n": 50}).json()
+    assert v["match"]["deals"] == len(v["results"]) > 1
+    assert v["match"]["goats"] == v["match"]["losers"] and v["match"]["ended_by"] == "target"
