@@ -29,3 +29,8 @@ def make_env():
     def make(name, **opts):
         return load(name).env(**opts)
     return make
+
+
+def pytest_configure(config):
+    # until pyproject's [tool.pytest.ini_options] markers list it (then this line is a harmless duplicate)
+    config.addinivalue_line("markers", "smoke: one quick pass over every env (tests/test_smoke.py): pytest -m smoke")

@@ -21,7 +21,9 @@ in the arena (``agents.arena.evaluate``) and the score and points margin are pri
 ``--json`` writes every figure; ``--checkpoint DIR`` saves the algorithm (``algo.save_to_path``).
 
 With ``--address`` the script joins that running cluster; the code travels to its workers as the Ray job's
-working directory (this repository, ``--no-ship-code`` when every node has kozel_env installed).
+``py_modules``: the two packages ``kozel_env`` and ``agents`` (with the shipped checkpoints) and nothing else of
+the repository (no ``.git``, ``.hypothesis``, ``.pytest_cache``, ``runs``, venvs, tests or docs), caches
+excluded (``ship_runtime_env``); ``--no-ship-code`` when every node has kozel_env installed.
 """
 from __future__ import annotations
 
@@ -44,7 +46,18 @@ from agents.arena import describe_pair, parse_options  # noqa: E402
 from kozel_env.registry import ENVIRONMENTS  # noqa: E402
 
 ENV_KEYS = ("episode", "reward")
-SHIP_EXCLUDES = [".git", "runs", "docs/images", "**/__pycache__", "*.png"]
+SHIPPED = ("kozel_env", "agents")
+"""What the cluster's workers import: these two package folders are the job's py_modules (no working_dir)."""
+SHIP_EXCLUDES = ["__pycache__/", "*.pyc", ".hypothesis/", ".pytest_cache/", ".ruff_cache/", ".mypy_cache/",
+                 ".git/", "runs/", "*.egg-info/"]
+"""Left out of the shipped packages, whatever .gitignore says (Ray reads it, unless
+RAY_RUNTIME_ENV_IGNORE_GITIGNORE=1, and applies no default excludes to py_modules)."""
+
+
+def ship_runtime_env(root: Path = ROOT) -> dict:
+    """The Ray job's runtime_env with ``--address``: the package folders of ``root`` as py_modules, caches
+    excluded."""
+    return {"py_modules": [str(root / name) for name in SHIPPED], "excludes": list(SHIP_EXCLUDES)}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a running Ray cluster, e.g. 127.0.0.1:6379 (default: start one here)")
     ap.add_argument("--num-cpus", type=int, default=None, help="CPUs of the Ray instance started here")
     ap.add_argument("--no-ship-code", action="store_true",
-                    help="with --address: do not send this repository to the workers")
+                    help="with --address: do not send kozel_env and agents to the workers")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--eval-deals", type=int, default=200,
                     help="duplicate sets against --eval-opponent (0: no evaluation)")
@@ -101,7 +114,7 @@ def main(argv=None) -> dict:
     if args.address:
         init["address"] = args.address
         if not args.no_ship_code:
-            init["runtime_env"] = {"working_dir": str(ROOT), "excludes": SHIP_EXCLUDES}
+            init["runtime_env"] = ship_runtime_env()
     else:  # a new Ray instance here, whatever `ray start` left on this machine
         init.update(address="local", num_cpus=args.num_cpus)
     ray.init(**init)

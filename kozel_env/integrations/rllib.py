@@ -25,6 +25,18 @@ seats are played inside the env by that bot (one bot per seat, freshly seeded ea
 sees the learner's seats. Episodes decided before the learner's first decision (a deal that ends in its
 set-up) are skipped, as in ``agents/rl/ppo.py``.
 
+**RLlib's own masking example, unchanged.** A config written as RLlib's action-masking example writes it (no
+``.multi_agent()``: one policy, RLlib's single-agent env runner) needs a single-agent env whose observation
+space is ``Dict({"observations", "action_mask"})``: that is :class:`SingleAgentRLlibEnv` (env_config keys
+``env``, ``env_options``, ``opponents`` (default ``"random"``), ``seat``, ``side``), the gymnasium view of
+:class:`kozel_env.wrappers.SingleAgentEnv` with the keys renamed and the mask as float32::
+
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+    config = (PPOConfig().environment(SingleAgentRLlibEnv, env_config={"env": "dominoes_v0", "opponents": "normal"})
+              .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule)))
+
+:class:`KozelMultiAgentEnv` is for configs with ``.multi_agent()`` (what :func:`ppo_config` builds).
+
 **Policies.** ``policies="shared"``: one RLModule ("shared") for every seat (parameter sharing);
 ``"per_side"``: one per side ("side_0", "side_1", ...; in every-man-for-himself games one per seat). The
 module is RLlib's own ``ActionMaskingTorchRLModule`` (``ray.rllib.examples.rl_modules.classes``): the PPO
@@ -198,6 +210,45 @@ class KozelMultiAgentEnv(MultiAgentEnv):
         if self.aec.unwrapped._ended and not before:
             self.illegal_actions += 1
         return self._advance()
+
+
+class SingleAgentRLlibEnv(gym.Env):
+    """One seat (or side) of a Kozel env against bots, as the single-agent gymnasium env RLlib's action-masking
+    example expects: observations ``{"observations": float32, "action_mask": float32 0/1}`` (see the module
+    doc). ``config`` (RLlib's env_config): ``env``, ``env_options`` (rules options, ``episode``, ``reward``),
+    ``opponents`` (a bot spec, default ``"random"``), ``seat`` (None: drawn each episode) and ``side``;
+    infos are ``"flat"`` and a masked-out action loses the episode, as in :class:`KozelMultiAgentEnv`."""
+
+    def __init__(self, config: dict | None = None):
+        from ..wrappers import SingleAgentEnv
+
+        cfg = dict(config or {})
+        self.env_name = cfg.get("env", "dominoes_v0")
+        self.env_options = _check_options(self.env_name, cfg.get("env_options"))
+        opp = cfg.get("opponents", "random")
+        if opp in SELF_PLAY:
+            raise ValueError(f"opponents={opp!r}: the single-agent env needs bots for the other seats (a bot spec "
+                             f"such as 'random' or 'normal'); self-play is KozelMultiAgentEnv with .multi_agent()")
+        self.view = SingleAgentEnv(self.env_name, opponents=opp, seat=cfg.get("seat"), side=bool(cfg.get("side")),
+                                   observation="dict", infos="flat", illegal_action="lose", **self.env_options)
+        """The wrapped :class:`kozel_env.wrappers.SingleAgentEnv` (``observation="dict"``)."""
+        n = self.view.game.num_actions
+        self.observation_space = gym.spaces.Dict({
+            "observations": self.view.observation_space["observation"],
+            "action_mask": gym.spaces.Box(0.0, 1.0, (n,), np.float32),
+        })
+        self.action_space = self.view.action_space
+        self.illegal_actions = 0
+        """Episodes ended by a masked-out action (the masked policy never plays one)."""
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        obs, info = self.view.reset(seed=seed, options=options)
+        return _rllib_obs(obs), info
+
+    def step(self, action) -> tuple[dict, float, bool, bool, dict]:
+        obs, reward, term, trunc, info = self.view.step(action)
+        self.illegal_actions += int(info.get("illegal_action", 0.0) == 1.0)
+        return _rllib_obs(obs), reward, term, trunc, info
 
 
 # ---------------------------------------------------------------- PPO config

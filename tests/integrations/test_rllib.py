@@ -22,9 +22,9 @@ import pytest
 
 LOCAL_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 os.environ.setdefault(LOCAL_ONLY, "0")  # the one-machine Ray of these tests: node address 127.0.0.1, no other
-ray = pytest.importorskip("ray", reason="needs ray[rllib] (pip install -e '.[rllib]')")
-pytest.importorskip("ray.rllib", reason="needs ray[rllib]")
-torch = pytest.importorskip("torch")
+ray = pytest.importorskip("ray", reason="needs the rllib extra: pip install -e '.[rllib]'")
+pytest.importorskip("ray.rllib", reason="needs the rllib extra: pip install -e '.[rllib]'")
+torch = pytest.importorskip("torch", reason="needs the rllib extra: pip install -e '.[rllib]'")
 
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
@@ -32,6 +32,8 @@ from agents.arena import evaluate  # noqa: E402
 from agents.integrations import rllib as trained  # noqa: E402
 from kozel_env.integrations import rllib as glue  # noqa: E402
 from kozel_env.registry import ENVIRONMENTS  # noqa: E402
+
+from ._recipes import load_recipe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.integrations
@@ -170,6 +172,109 @@ def test_rllib_masked_logits_never_pick_illegal(local_ray):
         assert all(mask[i, a] == 1.0 for i, a in enumerate(acts))
     finally:
         algo.stop()
+
+
+def test_rllibs_own_masking_example_config_trains_on_the_single_agent_env(local_ray):
+    """RLlib's action-masking example as a user copies it (one policy, no ``.multi_agent()``, the module class
+    ``ray.rllib.examples.rl_modules.classes.action_masking_rlm.ActionMaskingTorchRLModule`` unchanged), with
+    our env class and no line of the user's own: the observation keys are the ones the module reads, and
+    the masked policy never plays a masked-out move."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    config = (
+        PPOConfig()
+        .environment(glue.SingleAgentRLlibEnv, env_config={"env": "queens_and_jacks_v0", "opponents": "normal",
+                                                           "env_options": {"episode": "deal"}})
+        .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule,
+                                               model_config={"fcnet_hiddens": [32], "head_fcnet_hiddens": [32]}))
+        .env_runners(num_env_runners=0)
+        .training(train_batch_size_per_learner=256, minibatch_size=128, num_epochs=1)
+    )
+    algo = config.build_algo()
+    try:
+        results = [algo.train() for _ in range(2)]
+        assert glue.decisions_sampled(results[-1]) >= 2 * 256
+        stats = glue.learner_stats(results[-1])
+        assert set(stats) == {"default_policy"} and glue.finite(stats)
+        envs = [e.unwrapped for e in algo.env_runner.env.unwrapped.envs]
+        assert envs and all(isinstance(e, glue.SingleAgentRLlibEnv) for e in envs)
+        assert sum(e.illegal_actions for e in envs) == 0, "the masked policy played a masked-out move"
+    finally:
+        algo.stop()
+
+
+def test_single_agent_env_gives_the_keys_of_rllibs_masking_module():
+    env = glue.SingleAgentRLlibEnv({"env": "dominoes_v0", "opponents": "normal", "env_options": {"episode": "deal"}})
+    assert set(env.observation_space.spaces) == {"observations", "action_mask"}
+    obs, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while True:
+        assert env.observation_space.contains(obs) and obs["action_mask"].dtype == np.float32
+        mask = obs["action_mask"]
+        assert list(np.flatnonzero(mask)) == list(np.flatnonzero(env.view.action_masks()))
+        obs, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if term or trunc:
+            break
+    assert env.illegal_actions == 0
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.view.action_masks() == 0)[0]))
+    assert env.illegal_actions == 1
+
+
+def test_single_agent_env_refuses_self_play():
+    with pytest.raises(ValueError, match="needs bots"):
+        glue.SingleAgentRLlibEnv({"env": "dominoes_v0", "opponents": "self"})
+
+
+# ------------------------------------------------------------------ what the cluster job ships
+FORBIDDEN = {".git", ".hypothesis", ".pytest_cache", "__pycache__", "runs", ".ruff_cache", "tests", "docs", ".venv"}
+
+
+def _shipped(runtime_env, tmp_path):
+    """Every file Ray would upload for ``runtime_env`` (its own packaging code, ignoring .gitignore)."""
+    import zipfile
+
+    from ray._private.runtime_env.packaging import create_package
+
+    names = []
+    for i, module in enumerate(runtime_env["py_modules"]):
+        target = tmp_path / f"pkg{i}.zip"
+        create_package(module, target, include_gitignore=False, include_parent_dir=True,
+                       excludes=runtime_env["excludes"])
+        names += [n for n in zipfile.ZipFile(target).namelist() if not n.endswith("/")]
+    return names
+
+
+def test_the_cluster_job_ships_the_two_packages_only():
+    rt = load_recipe("rllib_ppo").ship_runtime_env()
+    assert "working_dir" not in rt
+    assert [Path(p) for p in rt["py_modules"]] == [ROOT / "kozel_env", ROOT / "agents"]
+    for cache in (".hypothesis/", ".pytest_cache/", "__pycache__/", "*.pyc"):
+        assert cache in rt["excludes"]
+
+
+def test_the_shipped_packages_leave_caches_out_whatever_gitignore_says(tmp_path):
+    """A tree with every cache a checkout collects, no .gitignore: only the packages' files travel."""
+    root = tmp_path / "repo"
+    files = ["kozel_env/__init__.py", "kozel_env/core/aec.py", "agents/__init__.py", "agents/checkpoints/a.npz"]
+    junk = ["kozel_env/__pycache__/aec.cpython-311.pyc", "kozel_env/core/aec.pyc", "kozel_env/.hypothesis/x",
+            "agents/.pytest_cache/v/x", "agents/rl/__pycache__/p.pyc", ".hypothesis/examples/x", ".pytest_cache/v/x",
+            ".git/HEAD", "runs/dominoes_v0/last.pt", "tests/test_x.py", ".venv/pyvenv.cfg"]
+    for f in files + junk:
+        (root / f).parent.mkdir(parents=True, exist_ok=True)
+        (root / f).write_text("x")
+    shipped = _shipped(load_recipe("rllib_ppo").ship_runtime_env(root), tmp_path)
+    assert sorted(shipped) == sorted(files)
+
+
+def test_the_real_checkout_ships_its_packages_and_no_cache(tmp_path):
+    shipped = _shipped(load_recipe("rllib_ppo").ship_runtime_env(), tmp_path)
+    assert "kozel_env/integrations/rllib.py" in shipped and "agents/registry.py" in shipped
+    assert any(n.startswith("agents/checkpoints/") and n.endswith(".npz") for n in shipped)
+    bad = [n for n in shipped if FORBIDDEN & set(Path(n).parts) or n.endswith(".pyc")]
+    assert not bad, bad[:10]
 
 
 # ------------------------------------------------------------------ the recipe on a local two-node cluster
