@@ -1,5 +1,7 @@
 """The vector env's API (:mod:`kozel_env.vector.env`): the single-learner mode against the AEC env driven
 the same way, the opponent forms, bad actions and options, seeds."""
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -101,8 +103,8 @@ def test_options_are_checked_in_the_envs_one_home():
         vector.make("dominoes_v0", 2, target=0)
     with pytest.raises(InvalidOptionError, match="AEC env"):
         vector.make("dominoes_v0", 2, infos="flat")
-    with pytest.raises(InvalidOptionError, match="no batched engine"):
-        vector.make("beat_or_discard_v0", 2)
+    with pytest.raises(InvalidOptionError, match="no batched engine"):  # every registered env has one now
+        vector.env.engine_class(SimpleNamespace(name="x_v0", engine_id="x"))
     with pytest.raises(InvalidOptionError, match="num_envs"):
         vector.make("dominoes_v0", 0)
     with pytest.raises(InvalidOptionError, match="learner_side"):
