@@ -10,7 +10,8 @@ the game unchanged.
 
 Environment options (every env; checked by :mod:`kozel_env.core.options` when given):
 
-* ``render_mode`` -- None, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it after every step),
+* ``render_mode`` -- None, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it after every step, and
+  shows the picture in a window where a display exists; else says once that the text is all),
   ``"rgb_array"`` (a drawn table, ``uint8[H, W, 3]``). ``render(viewer=...)`` shows only what one agent may
   see; without a viewer it is the spectator's view with every hand face up.
 * ``episode`` -- ``"match"`` (default, the whole match) or ``"deal"`` (one deal per episode).
@@ -32,6 +33,8 @@ Every other keyword is a rules option of the game (see its rules config).
 """
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -103,6 +106,8 @@ class KozelEnv(AECEnv):
         self._rewarded = False
         self._zero = {a: 0.0 for a in self.possible_agents}
         self._ended = False
+        self._window = None
+        """``render_mode="human"``: the picture's window, or why there is none (a string), once tried."""
 
     def game_rules_options(self, rules_options: dict) -> dict:
         """The rules options as given (normalised by the rules config), for the record."""
@@ -382,11 +387,65 @@ class KozelEnv(AECEnv):
         text = self.game.render(self._st, seat) if self._st is not None else "(not reset)"
         if self.render_mode == "human":
             print(text + "\n")
+            if self._st is not None:
+                self._show_window(seat)
             return None
         return text
 
+    def _show_window(self, seat) -> None:
+        """``render_mode="human"``: the picture in a window too where a display exists; else a one-line notice,
+        once, that the text is all there is."""
+        if self._window is None:
+            self._window = _Window.open()
+            if isinstance(self._window, str):
+                print(f"kozel_env: {self._window}; render_mode='human' prints the text table only", file=sys.stderr)
+        if isinstance(self._window, _Window):
+            from ..picture import picture
+
+            self._window.show(picture(self.game, self._st, seat), f"{self.metadata['name']}")
+
     def close(self) -> None:
-        pass
+        if isinstance(self._window, _Window):
+            self._window.close()
+        self._window = None
+
+
+class _Window:
+    """A tkinter window showing the table's picture (``render_mode="human"`` where a display exists)."""
+
+    def __init__(self, tk, root):
+        self.tk, self.root = tk, root
+        self.label = tk.Label(root)
+        self.label.pack()
+        self.photo = None
+
+    @classmethod
+    def open(cls):
+        """A window, or the reason there is none (a string)."""
+        if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            return "no display (DISPLAY is not set)"
+        try:
+            import tkinter
+
+            return cls(tkinter, tkinter.Tk())
+        except Exception as e:  # no tkinter, or Tk cannot reach the display
+            return f"no window ({type(e).__name__}: {e})"
+
+    def show(self, img: np.ndarray, title: str) -> None:
+        import base64
+
+        from .raster import png_bytes
+
+        self.photo = self.tk.PhotoImage(master=self.root, data=base64.b64encode(png_bytes(img, 1)))
+        self.label.configure(image=self.photo)
+        self.root.title(title)
+        self.root.update()
+
+    def close(self) -> None:
+        try:
+            self.root.destroy()
+        except Exception:  # already closed by the user
+            pass
 
 
 def _copy_result(res: dict) -> dict:
