@@ -131,8 +131,11 @@ def create_app(max_tables: int = 200, ttl: float = 1800.0, max_replays: int = 50
         t = table_of(request)
         viewer = t.check_viewer(_int_param(request, "seat"), request.query_params.get("token"))
         since = _int_param(request, "since", 0)
-        with t.lock:
-            return JSONResponse(t.view(viewer, since))
+
+        def work():  # in a thread: the table's lock may be held by a bot that is thinking
+            with t.lock:
+                return t.view(viewer, since)
+        return JSONResponse(await run_in_threadpool(work))
 
     async def move(request: Request):
         t = table_of(request)
@@ -185,10 +188,12 @@ def create_app(max_tables: int = 200, ttl: float = 1800.0, max_replays: int = 50
     async def record(request: Request):
         t = table_of(request)
         t.check_viewer(_int_param(request, "seat"), request.query_params.get("token"))
-        with t.lock:
-            if t.humans and not t.state.terminal:
-                raise BadRequest("the record shows every hand: it is given once the game is over", 409)
-            rec = t.record()
+        def work():
+            with t.lock:
+                if t.humans and not t.state.terminal:
+                    raise BadRequest("the record shows every hand: it is given once the game is over", 409)
+                return t.record()
+        rec = await run_in_threadpool(work)
         name = f"{t.env_name}-{t.seed}.json"
         return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 

@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 
 import httpx
 import pytest
@@ -306,3 +308,20 @@ def test_a_watched_match_ends_with_every_deal_on_the_sheet_and_the_goats(client)
         v = client.post(f"/api/tables/{t['table']}/advance", json={"n": 50}).json()
     assert v["match"]["deals"] == len(v["results"]) > 1
     assert v["match"]["goats"] == v["match"]["losers"] and v["match"]["ended_by"] == "target"
+
+
+def test_a_thinking_bot_does_not_hold_up_other_tables(client):
+    busy, free = _new(client, seats=["normal"] * 4), _new(client, seats=["normal"] * 4)
+    table = client.app.state.tables.get(busy["table"])
+    table.lock.acquire()  # as while a bot of that table searches
+    waiting = threading.Thread(target=client.get, args=(f"/api/tables/{busy['table']}",))
+    waiting.start()
+    release = threading.Timer(3.0, table.lock.release)
+    release.start()
+    time.sleep(0.2)  # the busy table's request is waiting for its lock
+    t0 = time.monotonic()
+    r = client.get(f"/api/tables/{free['table']}")
+    took = time.monotonic() - t0
+    release.join()
+    waiting.join()
+    assert r.status_code == 200 and took < 2.0, took
