@@ -11,7 +11,8 @@ as above, what the test does), where Ray falls back to 127.0.0.1 for everything.
 
 Each node runs as ``ray start --block``, a process this script owns: stopping it (SIGTERM) stops the Ray
 processes that node started, and nothing else (no ``ray stop``, which would stop every Ray on the machine).
-Prints one JSON line: the recipe's figures plus the cluster's start-up time.
+Prints one JSON line: the recipe's figures plus the cluster's start-up time and ``shipped``, the files the job's
+runtime_env unpacked on the nodes.
 """
 from __future__ import annotations
 
@@ -62,6 +63,17 @@ def wait_for_cpus(address: str, cpus: int, procs: list, env: dict, timeout: floa
             return
         time.sleep(1)
     raise TimeoutError(f"the cluster at {address} did not reach {cpus} CPUs in {timeout:.0f}s")
+
+
+def shipped_files(ray_tmp: str) -> list:
+    """What the job's runtime_env put on the nodes: every file of the packages Ray unpacked under its
+    ``runtime_resources`` (``<kind>/_ray_pkg_<hash>/...``), relative to the package folder, so ``kozel_env/...``
+    for a py_module. (The workers' imports may have written ``__pycache__`` there since.)"""
+    out = set()
+    for pkg in Path(ray_tmp).glob("session_*/runtime_resources/*/_ray_pkg_*"):
+        if pkg.is_dir():
+            out |= {str(f.relative_to(pkg)) for f in pkg.rglob("*") if f.is_file()}
+    return sorted(out)
 
 
 def main(argv=None) -> dict:
@@ -116,6 +128,7 @@ def main(argv=None) -> dict:
         out["nodes"] = 1 + args.workers
         out["stdout"] = [ln for ln in (logs / "recipe.log").read_text().splitlines()
                          if ln.startswith(("arena", "  it", f"{out['decisions']} learner"))]
+        out["shipped"] = shipped_files(ray_tmp)
     finally:
         for p in reversed(procs):
             if p.poll() is None:

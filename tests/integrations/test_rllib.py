@@ -308,5 +308,10 @@ def test_rllib_recipe_on_a_local_cluster(tmp_path):
     assert res["nodes"] == 2 and res["num_env_runners"] == 2 and res["address"].startswith("127.0.0.1:")
     assert res["decisions"] >= 1000 and res["finite_losses"]
     assert res["eval"]["games"] == 20 and any(ln.startswith("arena, dominoes_v0") for ln in res["stdout"])
+    shipped = res["shipped"]  # what the job's runtime_env unpacked on the nodes: the two packages, no cache
+    assert "kozel_env/integrations/rllib.py" in shipped and "agents/registry.py" in shipped
+    assert all(n.split("/")[0] in ("kozel_env", "agents") for n in shipped), sorted({n.split("/")[0] for n in shipped})
+    bad = [n for n in shipped if (FORBIDDEN - {"__pycache__"}) & set(Path(n).parts)]
+    assert not bad, bad[:10]
     print(f"\ncluster run: {time.perf_counter() - t0:.1f}s in all (nodes up in {res['cluster_start_s']:.1f}s, "
           f"recipe {res['recipe_s']:.1f}s), {res['decisions_per_s']:.0f} decisions/s while training")
