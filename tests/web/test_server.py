@@ -325,3 +325,20 @@ def test_a_thinking_bot_does_not_hold_up_other_tables(client):
     release.join()
     waiting.join()
     assert r.status_code == 200 and took < 2.0, took
+
+
+def test_a_record_given_on_the_command_line_is_opened_for_replay(client, tmp_path):
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(_watched_record(client, n=7)))
+    proc = subprocess.Popen([sys.executable, "-m", "agents.web", "--port", "0", "--record", str(path)],
+                            stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        proc.stdout.readline()
+        line = proc.stdout.readline()
+        assert line.startswith(f"replay of {path}: http://127.0.0.1:") and "#replay=" in line, line
+        url, rid = line.split(": ", 1)[1].strip().split("#replay=")
+        r = httpx.get(f"{url}api/replays/{rid}", params={"step": 7}, timeout=10)
+        assert r.status_code == 200 and r.json()["steps"] == 7
+    finally:
+        proc.terminate()
+        proc.wait(10)
