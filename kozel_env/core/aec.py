@@ -72,7 +72,7 @@ class KozelEnv(AECEnv):
         raise TypeError(f"{cls.__name__} must define make_game")  # pragma: no cover
 
     # ---------------------------------------------------------------- construction
-    def __init__(self, render_mode: str | None = None, episode: str = "match", reward: str = "outcome",
+    def __init__(self, /, render_mode: str | None = None, episode: str = "match", reward: str = "outcome",
                  infos: str = "full", illegal_action: str = "raise", **rules_options):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

@@ -211,13 +211,18 @@ class Subset(Check):
         return "a list of distinct values from " + ", ".join(repr(v) for v in self.values)
 
     def __call__(self, name, value):
-        if not isinstance(value, (list, tuple)) or len(set(value)) != len(value) or not set(value) <= set(
-                self.values):
+        if not isinstance(value, (list, tuple)):
+            _fail(name, value, self.allowed)
+        try:
+            members = set(value)
+        except TypeError:  # an unhashable member (a list inside the list) is no value of ``values``
+            _fail(name, value, self.allowed)
+        if len(members) != len(value) or not members <= set(self.values):
             _fail(name, value, self.allowed)
         return tuple(v for v in self.values if v in value)
 
     def bad_values(self) -> list:
-        return ["x", ["no_such_value"], [self.values[0]] * 2 if self.values else [1], None]
+        return ["x", ["no_such_value"], [self.values[0]] * 2 if self.values else [1], [[]], None]
 
 
 # ------------------------------------------------------------------ rules configs
