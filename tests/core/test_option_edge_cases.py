@@ -13,10 +13,10 @@ def test_subset_option_with_an_unhashable_member_is_refused_by_name():
 def test_subset_reset_option_with_an_unhashable_member_is_refused_by_name():
     env = six_of_spades_v0.env()
     env.reset(seed=3)
-    before = env.unwrapped.game_state.clone()
+    before = env.unwrapped.record()
     with pytest.raises(InvalidOptionError, match="out"):
         env.reset(seed=3, options={"out": [[]]})
-    assert env.unwrapped.game_state.events == before.events
+    assert env.unwrapped.record() == before
 
 
 def test_an_option_named_self_is_an_unknown_option_not_a_type_error():
