@@ -7,7 +7,8 @@
 
 :mod:`.env` documents the API (self-play and single-learner modes, seeds, rewards, auto-reset);
 :mod:`.engine` the batched-engine contract; the engines: :mod:`.dominoes` (dominoes_v0, sea_goat_v0),
-:mod:`.donkey` (donkey_v0), :mod:`.queens_and_jacks` and :mod:`.six_of_spades`.
+:mod:`.dominoes_stock` (dominoes_ffa_v0, boneyard_v0: the stock and the table's knowledge), :mod:`.donkey`
+(donkey_v0), :mod:`.queens_and_jacks`, :mod:`.beat_or_discard` and :mod:`.six_of_spades`.
 """
 from __future__ import annotations
 
