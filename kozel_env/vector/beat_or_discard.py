@@ -51,6 +51,7 @@ class BatchedBeatOrDiscard(BatchedGame):
     points_lost = True
     """C1.1: penalty points; ``seat_points`` is minus ``written`` of the seat's side (the scalar results')."""
     STATE = ("states",)
+    """The scalar states (the ledger is theirs); ``state_nbytes`` counts only the reference to each."""
     LEDGERS = ()
 
     def __init__(self, game: BeatOrDiscardGame, num_envs: int, single_deal: bool = False):
