@@ -21,7 +21,7 @@ Two cases of the scalar engine the batch treats specially:
   called again would (nothing is reported for it);
 * a decision that ends a game and then the next deal by four of a kind (C1.14, which ends the match) ends
   two deals: the outputs describe the last one (the four of a kind), as the vector env reports one deal
-  per step (with ``reward="points"`` the first deal's points are not in the step's rewards).
+  per step; ``step_points`` (the ``reward="points"`` rewards) sums both deals' points, as the AEC env does.
 """
 from __future__ import annotations
 
@@ -89,6 +89,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         states, cp = self.states, self.current_player
         ended = []
         over = []
+        earlier = []  # (game, deals ended): a step that ended more than one deal
         acts = np.asarray(actions, np.int64).tolist()
         for b in range(self.num_envs):
             st = states[b]
@@ -96,11 +97,16 @@ class BatchedBeatOrDiscard(BatchedGame):
             st.apply_action(acts[b])
             if st.deals_played != before:
                 ended.append(b)
+                if st.deals_played - before > 1:
+                    earlier.append((b, st.deals_played - before))
                 if st.terminal:
                     over.append(b)
             cp[b] = st.current_player
         if ended:
             self._deal_outputs(np.array(ended, np.int64))
+        for b, k in earlier:  # the reward of ``reward="points"`` holds every deal the step ended, as the AEC env's
+            for res in states[b].results[-k:-1]:
+                self.step_points[b] += res["seat_points"]
         if over:
             idx = np.array(over, np.int64)
             self._match_outputs(idx)

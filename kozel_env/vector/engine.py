@@ -18,9 +18,11 @@ next seed of its stream ``seeders`` (the outputs still describe the match that e
 waits for ``start``.
 
 Outputs of the last ``apply`` (one row per game): ``deal_ended`` (a deal ended), ``seat_points`` (that deal's
-``seat_points``), ``deal_written`` / ``deal_scores`` / ``deal_winners`` / ``deal_eggs`` (its ``written``,
-``scores``, winners as a side mask and ``eggs``), ``match_over`` (the match ended: the game waits for
-``start``), ``returns`` (the match's ``returns``) and ``match_winners`` (its winners as a side mask).
+``seat_points``), ``step_points`` (the ``seat_points`` of every deal that ended in this ``apply``, summed: the
+``reward="points"`` rewards; ``seat_points`` unless one step ended two deals), ``deal_written`` /
+``deal_scores`` / ``deal_winners`` / ``deal_eggs`` (its ``written``, ``scores``, winners as a side mask and
+``eggs``), ``match_over`` (the match ended: the game waits for ``start``), ``returns`` (the match's
+``returns``) and ``match_winners`` (its winners as a side mask).
 """
 from __future__ import annotations
 
@@ -53,6 +55,7 @@ class BatchedGame:
         self.current_player = np.zeros(B, np.int64)
         self.deal_ended = np.zeros(B, bool)
         self.seat_points = np.zeros((B, n), np.int64)
+        self.step_points = np.zeros((B, n), np.int64)
         self.deal_written = np.zeros((B, s), np.int64)
         self.deal_scores = np.zeros((B, s), np.int64)
         self.deal_winners = np.zeros((B, s), bool)
@@ -93,6 +96,7 @@ class BatchedGame:
         self.deal_winners[idx] = winners
         self.deal_eggs[idx] = eggs
         self.seat_points[idx] = -written[:, self.side_of] if self.points_lost else written[:, self.side_of]
+        self.step_points[idx] += self.seat_points[idx]
 
     points_lost = True
     """``seat_points`` is minus ``written`` (points are bad, dominoes) or ``written`` (points won, cards)."""
@@ -116,7 +120,7 @@ class BatchedGame:
     """The subclass's per-game state arrays (first axis: the game), by attribute name."""
     LEDGERS: tuple = ("ledger",)
     """Attributes holding a :class:`~kozel_env.vector.ledger.BatchedLedger`."""
-    _OUTPUTS = ("deal_ended", "seat_points", "deal_written", "deal_scores", "deal_winners", "deal_eggs",
+    _OUTPUTS = ("deal_ended", "seat_points", "step_points", "deal_written", "deal_scores", "deal_winners", "deal_eggs",
                 "match_over", "returns", "match_winners")
     _COMMON = ("rng", "seeders", "current_player") + _OUTPUTS
 

@@ -251,10 +251,11 @@ class VectorEnv:
 
     def _rewards(self) -> np.ndarray:
         """This step's rewards per seat, by the AEC env's rule (``reward="points"``:
-        :func:`kozel_env.core.results.zero_sum_points` of the ended deal; ``"outcome"``: the match's returns)."""
+        :func:`kozel_env.core.results.zero_sum_points` of the ended deals' points; ``"outcome"``: the match's
+        returns)."""
         eng = self.engine
         if self.reward_mode == "points":
-            return zero_sum_points(eng.seat_points).astype(np.float32)  # zero where no deal ended
+            return zero_sum_points(eng.step_points).astype(np.float32)  # zero where no deal ended
         return eng.returns.astype(np.float32)  # zero where no match ended
 
     def _timestep(self, acc: _Step) -> TimeStep:

@@ -121,3 +121,25 @@ def test_single_learner_mode_is_the_aec_env_with_the_opponent_moving_between_the
                 env.reset()
                 carry[b] = _play_to_learner(env, (b + episode[b]) % S, game, 0.0)
     assert episodes >= 3
+
+
+def test_a_step_that_ends_two_deals_rewards_both_deals_points_as_the_aec_env():
+    """Seed 5 with the lowest legal move: decision 38 ends a deal and the next deal holds four sixes (C1.14);
+    with ``reward="points"`` the AEC env's rewards of that step add both deals' zero-sum points."""
+    venv = vector.make("beat_or_discard_v0", 1, seed=[5], reward="points")
+    env = beat_or_discard_v0.env(reward="points")
+    env.reset(seed=5)
+    ts = venv.reset()
+    two_deals = 0
+    while True:
+        mask = env.observe(env.agent_selection)["action_mask"]
+        assert (mask == ts.mask[0]).all()
+        a = int(np.flatnonzero(mask)[0])
+        before = env.unwrapped.game_state.deals_played
+        env.step(a)
+        ts = venv.step(np.array([a]))
+        two_deals += env.unwrapped.game_state.deals_played - before == 2
+        assert ts.rewards[0].tolist() == [env.rewards[f"player_{i}"] for i in range(4)]
+        if ts.done[0]:
+            break
+    assert two_deals == 1
