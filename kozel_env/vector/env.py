@@ -45,6 +45,7 @@ anything is built (``learner_side`` only with an ``opponent``): a bad one raises
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -97,8 +98,10 @@ def random_actions(mask: np.ndarray, generator: np.random.Generator) -> np.ndarr
     return np.argmax(rank > k[:, None], axis=1)
 
 
-def engine_class(game) -> type:
-    """The batched engine class of a scalar game (``InvalidOptionError`` when there is none)."""
+def engine_class(game) -> Callable[..., BatchedGame]:
+    """The batched engine of a scalar game: a class or a factory (``dominoes_stock.line_engine`` picks the
+    pairs or the stock engine from the rules) called as ``(game, num_envs, single_deal)``
+    (``InvalidOptionError`` when there is none)."""
     path = ENGINES.get("donkey" if isinstance(game, DonkeyGame) else game.engine_id)  # Donkey: engine_id dominoes
     if path is None:
         raise InvalidOptionError(f"{game.name}: no batched engine for the {game.engine_id} engine yet; batched "
