@@ -93,144 +93,160 @@ def _players(env_name: str, options: dict) -> int:
     return game_for(env_name, options).num_players
 
 
+def _table(request: Request) -> Table:
+    return request.app.state.tables.get(request.path_params["tid"])
+
+
+async def _index(request: Request):
+    return FileResponse(STATIC / "index.html")
+
+
+async def _games(request: Request):
+    envs = {}
+    for name, (_module, option_sets) in ENVIRONMENTS.items():
+        envs[name] = {"option_sets": option_sets, "players": [_players(name, o) for o in option_sets]}
+    return JSONResponse({"envs": envs, "bots": list(BOTS)})
+
+
+async def _new_table(request: Request):
+    data = _obj(await _body(request, MAX_BODY))
+    unknown = sorted(set(data) - {"env", "options", "seats", "episode", "seed"})
+    if unknown:
+        raise BadRequest(f"unknown field(s) {unknown}; allowed: env, options, seats, episode, seed")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadRequest(f"options must be an object, got {type(options).__name__}")
+    seats = data.get("seats")
+    if seats is not None and not isinstance(seats, list):
+        raise BadRequest(f"seats must be a list, got {type(seats).__name__}")
+    t = await run_in_threadpool(Table, data.get("env"), options, seats, data.get("episode", "deal"),
+                                data.get("seed"))
+    tid = request.app.state.tables.add(t)
+    return JSONResponse({"table": tid, "tokens": {str(q): tok for q, tok in t.tokens.items()},
+                         "humans": t.humans, "players": t.game.num_players})
+
+
+async def _locked(t: Table, fn):
+    """``fn()`` under the table's lock, in a worker thread: the lock may be held by a bot that is thinking,
+    and a table that waits holds up no other table."""
+    def work():
+        with t.lock:
+            return fn()
+    return await run_in_threadpool(work)
+
+
+def _since(value) -> int:
+    return value if type(value) is int else 0
+
+
+async def _get_table(request: Request):
+    t = _table(request)
+    viewer = t.check_viewer(_int_param(request, "seat"), request.query_params.get("token"))
+    since = _int_param(request, "since", 0)
+    return JSONResponse(await _locked(t, lambda: t.view(viewer, since)))
+
+
+async def _move(request: Request):
+    t = _table(request)
+    data = _obj(await _body(request, MAX_BODY))
+    seat = _seat(data.get("seat"))
+    if seat is None:
+        raise BadRequest("a move needs your seat")
+    viewer = t.check_viewer(seat, data.get("token"))
+    mv = data.get("move")
+    if not isinstance(mv, (str, int)) or isinstance(mv, bool):
+        raise BadRequest(f"move must be the move's text or its action id, got {mv!r}")
+    expect = data.get("expect")
+    if expect is not None and type(expect) is not int:
+        raise BadRequest(f"expect must be the step number you saw, got {expect!r}")
+    since = _since(data.get("since", 0))
+
+    def work():
+        t.human_move(viewer, mv, expect)
+        return t.view(viewer, since)
+    return JSONResponse(await _locked(t, work))
+
+
+async def _advance(request: Request):
+    t = _table(request)
+    data = _obj(await _body(request, MAX_BODY))
+    viewer = t.check_viewer(_seat(data.get("seat")), data.get("token"))
+    n = data.get("n", 1)
+    if type(n) is not int or not 1 <= n <= MAX_ADVANCE:
+        raise BadRequest(f"n must be an int 1..{MAX_ADVANCE}, got {n!r}")
+    since = _since(data.get("since", 0))
+
+    def work():
+        t.advance(n)
+        return t.view(viewer, since)
+    return JSONResponse(await _locked(t, work))
+
+
+async def _hint(request: Request):
+    t = _table(request)
+    seat = _int_param(request, "seat")
+    if seat is None or seat not in t.tokens:
+        raise BadRequest("hints are for a human seat: give seat and token", 403)
+    t.check_viewer(seat, request.query_params.get("token"))
+    return JSONResponse(await _locked(t, lambda: hints(t, seat)))
+
+
+async def _record(request: Request):
+    t = _table(request)
+    t.check_viewer(_int_param(request, "seat"), request.query_params.get("token"))
+
+    def work():
+        if t.humans and not t.state.terminal:
+            raise BadRequest("the record shows every hand: it is given once the game is over", 409)
+        return t.record()
+    rec = await _locked(t, work)
+    name = f"{t.env_name}-{t.seed}.json"
+    return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def _new_replay(request: Request):
+    data = await _body(request, MAX_RECORD)
+    expect = request.query_params.get("env") or None
+    r = await run_in_threadpool(Replay, data, expect)
+    rid = request.app.state.replays.add(r)
+    return JSONResponse({"replay": rid, "env": r.env_name, "steps": len(r.states) - 1})
+
+
+async def _get_replay(request: Request):
+    r = request.app.state.replays.get(request.path_params["rid"])
+    return JSONResponse(r.view(_int_param(request, "step", 0), _int_param(request, "seat")))
+
+
+async def _bad_request(request: Request, exc: BadRequest):
+    return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+
+async def _http_error(request: Request, exc: HTTPException):
+    return JSONResponse({"error": f"{exc.detail}: {request.method} {request.url.path}"},
+                        status_code=exc.status_code)
+
+
+ROUTES = [
+    Route("/", _index),
+    Route("/api/games", _games),
+    Route("/api/tables", _new_table, methods=["POST"]),
+    Route("/api/tables/{tid}", _get_table),
+    Route("/api/tables/{tid}/move", _move, methods=["POST"]),
+    Route("/api/tables/{tid}/advance", _advance, methods=["POST"]),
+    Route("/api/tables/{tid}/hint", _hint),
+    Route("/api/tables/{tid}/record", _record),
+    Route("/api/replays", _new_replay, methods=["POST"]),
+    Route("/api/replays/{rid}", _get_replay),
+    Mount("/static", StaticFiles(directory=STATIC), name="static"),
+]
+"""The endpoints of the module docstring; each handler finds its app's stores in ``request.app.state``."""
+
+
 def create_app(max_tables: int = 200, ttl: float = 1800.0, max_replays: int = 50) -> Starlette:
-    """The ASGI app with its own table store (``max_tables``, idle ``ttl`` seconds)."""
-    tables = Tables(max_tables, ttl)
-    replays = Tables(max_replays, ttl)
-
-    def table_of(request: Request) -> Table:
-        return tables.get(request.path_params["tid"])
-
-    async def index(request: Request):
-        return FileResponse(STATIC / "index.html")
-
-    async def games(request: Request):
-        envs = {}
-        for name, (_module, option_sets) in ENVIRONMENTS.items():
-            envs[name] = {"option_sets": option_sets, "players": [_players(name, o) for o in option_sets]}
-        return JSONResponse({"envs": envs, "bots": list(BOTS)})
-
-    async def new_table(request: Request):
-        data = _obj(await _body(request, MAX_BODY))
-        unknown = sorted(set(data) - {"env", "options", "seats", "episode", "seed"})
-        if unknown:
-            raise BadRequest(f"unknown field(s) {unknown}; allowed: env, options, seats, episode, seed")
-        options = data.get("options") or {}
-        if not isinstance(options, dict):
-            raise BadRequest(f"options must be an object, got {type(options).__name__}")
-        seats = data.get("seats")
-        if seats is not None and not isinstance(seats, list):
-            raise BadRequest(f"seats must be a list, got {type(seats).__name__}")
-        t = await run_in_threadpool(Table, data.get("env"), options, seats, data.get("episode", "deal"),
-                                    data.get("seed"))
-        tid = tables.add(t)
-        return JSONResponse({"table": tid, "tokens": {str(q): tok for q, tok in t.tokens.items()},
-                             "humans": t.humans, "players": t.game.num_players})
-
-    async def get_table(request: Request):
-        t = table_of(request)
-        viewer = t.check_viewer(_int_param(request, "seat"), request.query_params.get("token"))
-        since = _int_param(request, "since", 0)
-
-        def work():  # in a thread: the table's lock may be held by a bot that is thinking
-            with t.lock:
-                return t.view(viewer, since)
-        return JSONResponse(await run_in_threadpool(work))
-
-    async def move(request: Request):
-        t = table_of(request)
-        data = _obj(await _body(request, MAX_BODY))
-        seat = _seat(data.get("seat"))
-        if seat is None:
-            raise BadRequest("a move needs your seat")
-        viewer = t.check_viewer(seat, data.get("token"))
-        mv = data.get("move")
-        if not isinstance(mv, (str, int)) or isinstance(mv, bool):
-            raise BadRequest(f"move must be the move's text or its action id, got {mv!r}")
-        expect = data.get("expect")
-        if expect is not None and type(expect) is not int:
-            raise BadRequest(f"expect must be the step number you saw, got {expect!r}")
-        since = data.get("since", 0)
-
-        def work():
-            with t.lock:
-                t.human_move(viewer, mv, expect)
-                return t.view(viewer, since if type(since) is int else 0)
-        return JSONResponse(await run_in_threadpool(work))
-
-    async def advance(request: Request):
-        t = table_of(request)
-        data = _obj(await _body(request, MAX_BODY))
-        viewer = t.check_viewer(_seat(data.get("seat")), data.get("token"))
-        n = data.get("n", 1)
-        if type(n) is not int or not 1 <= n <= MAX_ADVANCE:
-            raise BadRequest(f"n must be an int 1..{MAX_ADVANCE}, got {n!r}")
-        since = data.get("since", 0)
-
-        def work():
-            with t.lock:
-                t.advance(n)
-                return t.view(viewer, since if type(since) is int else 0)
-        return JSONResponse(await run_in_threadpool(work))
-
-    async def hint(request: Request):
-        t = table_of(request)
-        seat = _int_param(request, "seat")
-        if seat is None or seat not in t.tokens:
-            raise BadRequest("hints are for a human seat: give seat and token", 403)
-        t.check_viewer(seat, request.query_params.get("token"))
-
-        def work():
-            with t.lock:
-                return hints(t, seat)
-        return JSONResponse(await run_in_threadpool(work))
-
-    async def record(request: Request):
-        t = table_of(request)
-        t.check_viewer(_int_param(request, "seat"), request.query_params.get("token"))
-        def work():
-            with t.lock:
-                if t.humans and not t.state.terminal:
-                    raise BadRequest("the record shows every hand: it is given once the game is over", 409)
-                return t.record()
-        rec = await run_in_threadpool(work)
-        name = f"{t.env_name}-{t.seed}.json"
-        return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="{name}"'})
-
-    async def new_replay(request: Request):
-        data = await _body(request, MAX_RECORD)
-        expect = request.query_params.get("env") or None
-        r = await run_in_threadpool(Replay, data, expect)
-        rid = replays.add(r)
-        return JSONResponse({"replay": rid, "env": r.env_name, "steps": len(r.states) - 1})
-
-    async def get_replay(request: Request):
-        r = replays.get(request.path_params["rid"])
-        return JSONResponse(r.view(_int_param(request, "step", 0), _int_param(request, "seat")))
-
-    async def bad_request(request: Request, exc: BadRequest):
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
-
-    async def http_error(request: Request, exc: HTTPException):
-        return JSONResponse({"error": f"{exc.detail}: {request.method} {request.url.path}"},
-                            status_code=exc.status_code)
-
-    routes = [
-        Route("/", index),
-        Route("/api/games", games),
-        Route("/api/tables", new_table, methods=["POST"]),
-        Route("/api/tables/{tid}", get_table),
-        Route("/api/tables/{tid}/move", move, methods=["POST"]),
-        Route("/api/tables/{tid}/advance", advance, methods=["POST"]),
-        Route("/api/tables/{tid}/hint", hint),
-        Route("/api/tables/{tid}/record", record),
-        Route("/api/replays", new_replay, methods=["POST"]),
-        Route("/api/replays/{rid}", get_replay),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    app = Starlette(routes=routes, exception_handlers={BadRequest: bad_request, HTTPException: http_error})
-    app.state.tables = tables
-    app.state.replays = replays
+    """The ASGI app with its own table store (``max_tables``, idle ``ttl`` seconds) and replay store."""
+    app = Starlette(routes=ROUTES, exception_handlers={BadRequest: _bad_request, HTTPException: _http_error})
+    app.state.tables = Tables(max_tables, ttl)
+    app.state.replays = Tables(max_replays, ttl)
     return app
 
 
