@@ -1,5 +1,6 @@
-"""The OpenSpiel bridge (kozel_env/openspiel.py): OpenSpiel's own checks on every registered env, move-for-move
-agreement with the AEC env, resampling, parameters, serialization, and OpenSpiel's ISMCTS against random."""
+"""The OpenSpiel bridge (kozel_env/openspiel.py, which re-exports openspiel_game.py and openspiel_search.py):
+OpenSpiel's own checks on every registered env, move-for-move agreement with the AEC env, resampling, parameters,
+serialization, and OpenSpiel's ISMCTS against random."""
 from __future__ import annotations
 
 import json
@@ -318,6 +319,29 @@ def test_open_spiels_pytorch_dqn_learns_a_few_steps_on_a_kozel_game():
     for agent in agents:
         agent.step(ts)
     assert decisions > 30 and all(agent.loss is not None for agent in agents)
+
+
+def test_the_public_names_stay_in_kozel_env_openspiel():
+    """The bridge is two modules (games; search agents), both read through ``kozel_env.openspiel``: every name
+    users imported from it before the split is still there and is the same object, and a pickle that names the
+    old module (made before the split) still loads."""
+    from kozel_env import openspiel_game, openspiel_search
+    for name in ("PREFIX", "EPISODES", "ZERO_SUM", "DEAL_LENGTH", "MATCH_DEALS", "GAMES", "KozelGame", "KozelState",
+                 "KozelObserver", "load_game", "to_params", "parameter_specification"):
+        assert getattr(kos, name) is getattr(openspiel_game, name), name
+    for name in ("EngineRolloutEvaluator", "ISMCTSAgent", "DeterminizedMCTSAgent"):
+        assert getattr(kos, name) is getattr(openspiel_search, name), name
+    for cls in kos.GAMES.values():
+        assert getattr(kos, cls.__name__) is cls
+    assert set(kos.__all__) <= set(dir(kos))
+    game = kos.load_game("dominoes_v0", episode="deal", rng_seed=3)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(state.legal_actions()[0])
+    text = pickle.dumps(state, protocol=0)  # protocol 0 writes module names as text lines
+    assert b"kozel_env.openspiel_game" in text
+    old = pickle.loads(text.replace(b"kozel_env.openspiel_game\n", b"kozel_env.openspiel\n"))
+    assert old.history() == state.history() and str(old) == str(state)
 
 
 def test_serialization_clone_and_pickle():

@@ -13,7 +13,7 @@
 
 The search agents get the engine state from the arena (``needs_state``) but search only a re-deal of it
 drawn from their seat's information (``sample_consistent``), and resample from the information state
-after that: they never see another seat's cards or tiles. See ``kozel_env/openspiel.py``.
+after that: they never see another seat's cards or tiles. See ``kozel_env/openspiel_search.py``.
 """
 from __future__ import annotations
 
