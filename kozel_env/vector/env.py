@@ -110,6 +110,55 @@ def engine_class(game) -> Callable[..., BatchedGame]:
     return getattr(importlib.import_module(module), name)
 
 
+def sample_from_words(words: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+    """The legal action of rank ``int(uniform[b] * count)`` in each row of a packed mask (``uint64[B, W]``;
+    ``uniform``: floats in [0, 1)): a uniformly drawn legal action per game, as :func:`random_actions` draws."""
+    counts = popcount(words).sum(axis=1) if words.shape[1] > 1 else popcount(words[:, 0])
+    return select_bit(words, (uniform * counts).astype(np.int64))
+
+
+def game_seeds(seed, num_envs: int) -> np.ndarray:
+    """The per-game seeds (``uint64[num_envs]``) of a ``seed`` of :func:`make` or ``reset`` (checked by
+    :class:`Seeds` first, so a bad one changes nothing; None: fresh entropy)."""
+    seed = Seeds(num_envs)("seed", seed)
+    if seed is None:
+        seed = seed_from_entropy()
+    if isinstance(seed, int):
+        return vrng.seeds_from(seed, num_envs)
+    return seed
+
+
+def check_actions(actions, num_actions: int, legal_words: np.ndarray, current_player: np.ndarray,
+                  move_names: Callable[[int, list], list]) -> np.ndarray:
+    """``actions`` as int64 if each is legal in its game (``legal_words``: the packed masks of the decisions
+    to make), else :class:`IllegalActionError` naming the first bad game, its move and its legal moves
+    (``move_names(b, actions)``)."""
+    a = np.asarray(actions)
+    B = len(legal_words)
+    if a.shape != (B,):
+        raise IllegalActionError(f"actions must be an int array of shape ({B},), got shape {a.shape}")
+    if a.dtype.kind not in "iu":
+        raise IllegalActionError(f"actions must be int action ids, got dtype {a.dtype}")
+    given = a
+    out_of_range = (a < 0) | (a >= num_actions)  # on the given dtype: a uint64 id past 2**63 stays out
+    a = np.where(out_of_range, 0, a).astype(np.int64)
+    bad = out_of_range
+    if not bad.any():
+        # checked against the engine's packed mask of this decision (the returned array may be edited)
+        bad = (legal_words[np.arange(B), a >> 6] >> (a & 63).astype(np.uint64)) & np.uint64(1) == 0
+    if bad.any():
+        b = int(np.flatnonzero(bad)[0])
+        legal = [x for x in range(num_actions) if int(legal_words[b, x >> 6]) >> (x & 63) & 1]
+        in_range = not out_of_range[b]
+        what = "not legal" if in_range else f"out of range 0..{num_actions - 1}"
+        move = f"action {move_names(b, [int(a[b])])[0]}" if in_range else f"action {int(given[b])}"
+        raise IllegalActionError(f"game {b}: {move} is {what} for player_{int(current_player[b])} "
+                                 f"({int(bad.sum())} bad action(s) in the batch); legal: "
+                                 f"{move_names(b, legal)}; nothing was applied",
+                                 action=int(a[b]) if what == "not legal" else None)
+    return a
+
+
 class VectorEnv:
     """``num_envs`` games of ``env_name`` (see the module docstring). Attributes: ``num_envs``,
     ``num_players``, ``num_actions``, ``obs_size``, ``game`` (the scalar engine Game: its ``obs_spec`` names
@@ -118,21 +167,10 @@ class VectorEnv:
     def __init__(self, env_name: str, num_envs: int, seed=None, *, opponent=None, learner_side: int | None = None,
                  episode: str = "match", reward: str = "outcome", **rules_options):
         # every argument is checked before anything is built (a bad one raises InvalidOptionError)
-        _check_env_name(env_name)
-        num_envs = NUM_ENVS_CHECK("num_envs", num_envs)
-        seed = Seeds(num_envs)("seed", seed)
-        aec_only = [key for key in AEC_ONLY if key in rules_options]
-        if aec_only:
-            raise InvalidOptionError(f"{aec_only[0]}={rules_options[aec_only[0]]!r}: {', '.join(AEC_ONLY)} are "
-                                     "options of the AEC env (kozel_env.<env>.env()); the vector env returns "
-                                     "arrays, checks every action and does not render")
-        self.episode = ENV_CHECKS["episode"]("episode", episode)
-        self.reward_mode = ENV_CHECKS["reward"]("reward", reward)
+        args = check_arguments(env_name, num_envs, seed, opponent, learner_side, episode, reward, rules_options)
+        self.episode, self.reward_mode, self.game = args.episode, args.reward, args.game
         self.env_name = env_name
-        self.game = load(env_name).raw_env.make_game(rules_options)  # the rules options' one check
-        learner_side = _check_learner_side(learner_side, opponent, self.game.num_sides)
-        opponent = _check_opponent(opponent)
-        self.engine: BatchedGame = engine_class(self.game)(self.game, num_envs, self.episode == "deal")
+        self.engine: BatchedGame = engine_class(self.game)(self.game, args.num_envs, self.episode == "deal")
         eng = self.engine
         eng.autoreset = True  # a finished game starts its next episode inside the step, from its own seeds
         self.num_envs = eng.num_envs
@@ -140,21 +178,27 @@ class VectorEnv:
         self.num_actions = eng.num_actions
         self.obs_size = eng.obs_size
         self.options = {"episode": self.episode, "reward": self.reward_mode, **rules_options}
-        self._seed = seed  # checked: None, an int or uint64[num_envs]
+        self.workers = 1
+        self._seed = args.seed  # checked: None, an int or uint64[num_envs]
         self._started = False
-        self.single_learner = opponent is not None
+        self._first_game = 0  # the batch's first game in a sharded batch (kozel_env.vector.workers)
+        self._views = None  # arrays the observations and masks are written to (a worker's shared memory)
+        self.single_learner = args.opponent is not None
         if self.single_learner:
-            self._setup_learner(opponent, learner_side, rules_options)
+            self._setup_learner(args.opponent, args.learner_side, rules_options)
+
+    def close(self) -> None:
+        """Nothing to release in one process (``workers=k`` envs stop their processes); for ``with``."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     # -- seeds and episodes ------------------------------------------------------------------------------
     def _game_seeds(self, seed) -> np.ndarray:
-        """The per-game seeds of a ``seed`` (checked by :class:`Seeds`, so the caller changes nothing first)."""
-        seed = Seeds(self.num_envs)("seed", seed)
-        if seed is None:
-            seed = seed_from_entropy()
-        if isinstance(seed, int):
-            return vrng.seeds_from(seed, self.num_envs)
-        return seed
+        return game_seeds(seed, self.num_envs)
 
     def _begin(self, idx: np.ndarray) -> None:
         """Games ``idx`` started their next episode (from each game's seed stream, the AEC env's ``reset()``:
@@ -162,18 +206,20 @@ class VectorEnv:
         if self.single_learner:
             self._episodes[idx] += 1
             if self._fixed_side is None:
-                self._side[idx] = (idx + self._episodes[idx] - 1) % self.engine.num_sides
+                self._side[idx] = (idx + self._first_game + self._episodes[idx] - 1) % self.engine.num_sides
 
     def reset(self, seed=None) -> TimeStep:
         """Start a new episode in every game. ``seed``: as in :func:`make` (None: the seed given to
         ``make``, or fresh entropy)."""
         eng = self.engine
-        eng.seeders[:] = self._game_seeds(self._seed if seed is None else seed)
+        seeds = self._game_seeds(self._seed if seed is None else seed)
+        eng.seeders[:] = seeds
         B = self.num_envs
         acc = _Step(B, self.num_players)
         if self.single_learner:
             self._episodes[:] = 0
             self._carry = np.zeros(B, np.float32)
+            self._random_streams[:] = vrng.mix(seeds ^ _OPPONENT_KEY)
         every = np.arange(B)
         eng.start(every, eng.next_seeds(every))
         self._begin(every)
@@ -224,33 +270,8 @@ class VectorEnv:
     def _check(self, actions) -> np.ndarray:
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        a = np.asarray(actions)
-        B = self.num_envs
-        if a.shape != (B,):
-            raise IllegalActionError(f"actions must be an int array of shape ({B},), got shape {a.shape}")
-        if a.dtype.kind not in "iu":
-            raise IllegalActionError(f"actions must be int action ids, got dtype {a.dtype}")
-        given = a
-        out_of_range = (a < 0) | (a >= self.num_actions)  # on the given dtype: a uint64 id past 2**63 stays out
-        a = np.where(out_of_range, 0, a).astype(np.int64)
-        bad = out_of_range
-        if not bad.any():
-            # checked against the engine's packed mask of this decision (the returned array may be edited)
-            words = self.engine.legal_words
-            bad = (words[np.arange(B), a >> 6] >> (a & 63).astype(np.uint64)) & np.uint64(1) == 0
-        if bad.any():
-            b = int(np.flatnonzero(bad)[0])
-            legal = [x for x in range(self.num_actions)
-                     if int(self.engine.legal_words[b, x >> 6]) >> (x & 63) & 1]
-            seat = int(self.engine.current_player[b])
-            in_range = not out_of_range[b]
-            what = "not legal" if in_range else f"out of range 0..{self.num_actions - 1}"
-            move = f"action {self.engine.move_names(b, [int(a[b])])[0]}" if in_range else f"action {int(given[b])}"
-            raise IllegalActionError(f"game {b}: {move} is {what} for player_{seat} "
-                                     f"({int(bad.sum())} bad action(s) in the batch); legal: "
-                                     f"{self.engine.move_names(b, legal)}; nothing was applied",
-                                     action=int(a[b]) if what == "not legal" else None)
-        return a
+        eng = self.engine
+        return check_actions(actions, self.num_actions, eng.legal_words, eng.current_player, eng.move_names)
 
     def _rewards(self) -> np.ndarray:
         """This step's rewards per seat, by the AEC env's rule (``reward="points"``:
@@ -263,7 +284,8 @@ class VectorEnv:
 
     def _timestep(self, acc: _Step) -> TimeStep:
         eng = self.engine
-        mask = eng.legal_mask()  # also packs it in eng.legal_words, which _check reads
+        views = self._views or {}
+        mask = eng.legal_mask(views.get("mask"))  # also packs it in eng.legal_words, which _check reads
         self._started = True
         info = {}
         if acc.deal is not None:
@@ -272,16 +294,14 @@ class VectorEnv:
             info["returns"] = acc.returns
             if self.single_learner:
                 info["learner_return"] = acc.learner_return
-        return TimeStep(seat=eng.current_player.copy(), obs=eng.observe(), mask=mask,
+        return TimeStep(seat=eng.current_player.copy(), obs=eng.observe(views.get("obs")), mask=mask,
                         rewards=acc.mine if self.single_learner else acc.rewards, done=acc.done,
                         deal_over=acc.deal_over, info=info)
 
     def sample_actions(self, generator: np.random.Generator) -> np.ndarray:
         """A uniformly drawn legal action for every game's seat to move (``int64[B]``), from the packed mask
         the last step made (the fast form of :func:`random_actions` for this env's own masks)."""
-        words = self.engine.legal_words
-        counts = popcount(words).sum(axis=1) if words.shape[1] > 1 else popcount(words[:, 0])
-        return select_bit(words, (generator.random(self.num_envs) * counts).astype(np.int64))
+        return sample_from_words(self.engine.legal_words, generator.random(self.num_envs))
 
     def state(self) -> np.ndarray:
         """Every game's full-information (oracle) view, ``game.oracle(state)``: for centralized critics,
@@ -297,7 +317,9 @@ class VectorEnv:
         self._side = np.full(self.num_envs, learner_side if learner_side is not None else 0, np.int64)
         self._episodes = np.zeros(self.num_envs, np.int64)
         self._seat_of_side = np.array([self.engine.side_of.tolist().index(s) for s in range(S)], np.int64)
-        self._opponent = _batched_opponent(opponent, self.env_name, rules_options, self._seed)
+        self._random_streams = np.zeros(self.num_envs, np.uint64)  # opponent="random": one stream per game
+        self._opponent = None if opponent == "random" else _batched_opponent(opponent, self.env_name, rules_options,
+                                                                               self._seed)
 
     def _side_reward(self, per_seat: np.ndarray) -> np.ndarray:
         return per_seat[np.arange(self.num_envs), self._seat_of_side[self._side]]
@@ -311,7 +333,13 @@ class VectorEnv:
             if not len(opp):
                 return
             sub = eng.take(opp)
-            sub.apply(np.asarray(self._opponent(sub.observe(), sub.legal_mask()), np.int64))
+            if self._opponent is None:  # "random": each game's own stream, whatever the batch around it
+                sub.legal_mask()
+                u = (vrng.next_u64(self._random_streams, opp) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+                actions = sample_from_words(sub.legal_words, u)
+            else:
+                actions = np.asarray(self._opponent(sub.observe(), sub.legal_mask()), np.int64)
+            sub.apply(actions)
             eng.put(opp, sub)
             self._collect(acc)
 
@@ -352,6 +380,9 @@ NUM_ENVS_CHECK = Int(1, (1 << 31) - 1)
 AEC_ONLY = ("infos", "illegal_action", "render_mode")
 """Options of the AEC env that the vector env refuses (it returns arrays, raises on every bad action and does
 not render)."""
+_OPPONENT_KEY = np.uint64(0x6F70706F6E656E74)
+"""``opponent="random"``: game ``b`` draws from splitmix64 seeded with ``mix(seeds[b] ^ _OPPONENT_KEY)`` at
+``reset`` (its own stream, so a game's moves do not depend on the batch it is in)."""
 _OPPONENT_FORMS = ("None (self-play), 'random', a bot name of agents that needs no engine state, a callable "
                    "f(obs, mask) -> actions, or an object with act_batch(obs, mask) or act(obs, mask)")
 
@@ -377,6 +408,48 @@ class Seeds(Check):
             return SEED_CHECK(name, value)
         except InvalidOptionError:
             raise InvalidOptionError(f"{name}={value!r} is not allowed: {self.allowed}") from None
+
+
+@dataclass(frozen=True)
+class Arguments:
+    """The checked arguments of :class:`VectorEnv` (and of the sharded env of :mod:`.workers`)."""
+
+    num_envs: int
+    seed: object
+    opponent: object
+    learner_side: int | None
+    episode: str
+    reward: str
+    game: object
+
+
+def check_arguments(env_name, num_envs, seed, opponent, learner_side, episode, reward, rules_options) -> Arguments:
+    """Every argument of :class:`VectorEnv` checked, nothing built but the scalar Game of the rules options
+    (a bad one raises :class:`InvalidOptionError` naming it, its value and what is allowed)."""
+    _check_env_name(env_name)
+    num_envs = NUM_ENVS_CHECK("num_envs", num_envs)
+    seed = Seeds(num_envs)("seed", seed)
+    aec_only = [key for key in AEC_ONLY if key in rules_options]
+    if aec_only:
+        raise InvalidOptionError(f"{aec_only[0]}={rules_options[aec_only[0]]!r}: {', '.join(AEC_ONLY)} are "
+                                 "options of the AEC env (kozel_env.<env>.env()); the vector env returns "
+                                 "arrays, checks every action and does not render")
+    episode = ENV_CHECKS["episode"]("episode", episode)
+    reward = ENV_CHECKS["reward"]("reward", reward)
+    game = load(env_name).raw_env.make_game(rules_options)  # the rules options' one check
+    learner_side = _check_learner_side(learner_side, opponent, game.num_sides)
+    return Arguments(num_envs, seed, _check_opponent(opponent), learner_side, episode, reward, game)
+
+
+def check_workers(workers, num_envs: int) -> int:
+    """``workers`` of :func:`make`: None or 1 (one process), or an int in 2..num_envs (processes)."""
+    if workers is None:
+        return 1
+    if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, (int, np.integer)) \
+            or not 1 <= int(workers) <= num_envs:
+        raise InvalidOptionError(f"workers={workers!r} is not allowed: None or an int in 1..{num_envs} (the "
+                                 f"processes that step shards of the batch: at most num_envs={num_envs})")
+    return int(workers)
 
 
 def _check_env_name(env_name) -> None:
@@ -429,9 +502,6 @@ def _check_opponent(opponent):
 def _batched_opponent(opponent, env_name: str, rules_options: dict, seed):
     """``f(obs, mask) -> actions`` for a batch, from an opponent that :func:`_check_opponent` accepted."""
     if isinstance(opponent, str):
-        if opponent == "random":
-            gen = np.random.default_rng(None if seed is None else [int(s) for s in np.atleast_1d(seed)][:4])
-            return lambda obs, mask: random_actions(mask, gen)
         from agents import make_agent  # lazily: only bot names need the agents package
 
         try:
@@ -446,7 +516,15 @@ def _batched_opponent(opponent, env_name: str, rules_options: dict, seed):
     return opponent
 
 
-def make(env_name: str, num_envs: int, seed=None, **options) -> VectorEnv:
+def make(env_name: str, num_envs: int, seed=None, *, workers: int | None = None, **options) -> VectorEnv:
     """The vector env of ``env_name`` with ``num_envs`` games (see :class:`VectorEnv` and the module
-    docstring); ``options``: ``opponent``, ``learner_side``, ``episode``, ``reward`` and the rules options."""
-    return VectorEnv(env_name, num_envs, seed, **options)
+    docstring); ``options``: ``opponent``, ``learner_side``, ``episode``, ``reward`` and the rules options.
+    ``workers``: None or 1 steps the batch in this process; ``k`` > 1 in ``k`` worker processes, a shard of
+    the games each (:class:`~kozel_env.vector.workers.ShardedVectorEnv`, the same results)."""
+    _check_env_name(env_name)
+    workers = check_workers(workers, NUM_ENVS_CHECK("num_envs", num_envs))
+    if workers == 1:
+        return VectorEnv(env_name, num_envs, seed, **options)
+    from .workers import ShardedVectorEnv  # lazily: the processes' machinery only when asked for
+
+    return ShardedVectorEnv(env_name, num_envs, seed, workers=workers, **options)

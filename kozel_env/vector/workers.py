@@ -1,0 +1,338 @@
+"""``vector.make(..., workers=k)``: one batch of games stepped in ``k`` worker processes, a shard each.
+
+    from kozel_env import vector
+    with vector.make("dominoes_v0", num_envs=4096, seed=0, workers=2) as venv:
+        ts = venv.reset()
+        ts = venv.step(venv.sample_actions(rng))
+
+Worker ``i`` holds games ``i * B // k`` up to ``(i + 1) * B // k`` in a :class:`~kozel_env.vector.env.VectorEnv`
+of its own and writes their observations, masks, rewards and the rest straight into one block of shared
+memory (:mod:`multiprocessing.shared_memory`); the caller's process checks the actions, writes them there,
+wakes every worker (one message on a pipe each) and copies the results out (arrays are new at every step,
+as in one process). Every game plays from its own seeds, so a batch gives the same results whatever ``k``
+(``tests/vector/test_workers.py`` compares every obs, mask, reward, done, deal_over and info with one
+process): self-play, and the single-learner mode with ``opponent="random"`` (each game draws the random
+opponent's moves from its own stream); other opponents are Python objects of the caller's process and are
+refused (:class:`~kozel_env.core.errors.InvalidOptionError`).
+
+The workers are ``python -m kozel_env.vector.workers`` processes (started fresh, so a caller that imported
+torch or runs threads forks nothing, and a script needs no ``if __name__ == "__main__"`` guard). ``close()``
+(or leaving a ``with`` block) stops them and frees the shared memory; so does garbage collection of the env
+and the interpreter's exit. A worker whose parent dies reads the end of its pipe and exits.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import traceback
+import weakref
+from multiprocessing import shared_memory
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+import numpy as np
+
+from ..core.errors import InvalidOptionError
+from .env import (
+    _DEAL_KEYS,
+    TimeStep,
+    VectorEnv,
+    check_actions,
+    check_arguments,
+    check_workers,
+    game_seeds,
+    sample_from_words,
+)
+
+_ALIGN = 64
+
+
+def _layout(B: int, game, single_learner: bool) -> tuple:
+    """``((name, dtype, shape, offset), ...)`` of the shared block's arrays, and its size in bytes."""
+    n, s, A = game.num_players, game.num_sides, game.num_actions
+    fields = [("actions", np.int64, (B,)), ("seeds", np.uint64, (B,)), ("seat", np.int64, (B,)),
+              ("obs", np.float32, (B, game.obs_spec.size)), ("mask", np.int8, (B, A)),
+              ("words", np.uint64, (B, (A + 63) // 64)),
+              ("rewards", np.float32, (B,) if single_learner else (B, n)), ("done", np.bool_, (B,)),
+              ("deal_over", np.bool_, (B,)), ("returns", np.float32, (B, n)), ("learner_return", np.float32, (B,)),
+              ("seat_points", np.int64, (B, n)), ("written", np.int64, (B, s)), ("scores", np.int64, (B, s)),
+              ("winners", np.bool_, (B, s)), ("eggs", np.bool_, (B,)),
+              ("oracle", np.float32, (B, game.oracle_spec.size))]
+    out, offset = [], 0
+    for name, dtype, shape in fields:
+        out.append((name, np.dtype(dtype).str, shape, offset))
+        offset += -(-int(np.prod(shape)) * np.dtype(dtype).itemsize // _ALIGN) * _ALIGN
+    return tuple(out), max(offset, 1)
+
+
+def _views(buf, layout) -> dict:
+    return {name: np.ndarray(shape, np.dtype(dtype), buffer=buf, offset=offset)
+            for name, dtype, shape, offset in layout}
+
+
+class _Workers:
+    """The processes, their pipes and the shared block: what :meth:`shutdown` releases (it holds no
+    reference to the env, so the env's garbage collection can run it)."""
+
+    def __init__(self, shm, views: dict):
+        self.shm, self.views = shm, views
+        self.procs, self.sends, self.recvs = [], [], []
+
+    def start(self, count: int) -> None:
+        env = dict(os.environ)
+        root = str(Path(__file__).resolve().parents[2])  # the directory that holds kozel_env
+        env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in [env.get("PYTHONPATH")] if p])
+        for _ in range(count):
+            r1, w1 = os.pipe()  # parent -> worker (its stdin)
+            r2, w2 = os.pipe()  # worker -> parent (its stdout)
+            try:
+                proc = subprocess.Popen([sys.executable, "-m", "kozel_env.vector.workers"], stdin=r1, stdout=w2,
+                                        env=env, close_fds=True)
+            except BaseException:
+                for fd in (r1, w1, r2, w2):
+                    os.close(fd)
+                raise
+            os.close(r1)
+            os.close(w2)
+            self.procs.append(proc)
+            self.sends.append(Connection(w1, readable=False))
+            self.recvs.append(Connection(r2, writable=False))
+
+    def shutdown(self) -> None:
+        """Stop every worker (a close message, then the end of its pipe; killed if it has not exited
+        within 5 seconds) and free the shared memory. Runs once."""
+        for c in self.sends:
+            try:
+                c.send(("close",))
+            except OSError:
+                pass
+        for c in self.sends + self.recvs:
+            c.close()
+        for p in self.procs:
+            try:
+                p.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        self.views.clear()  # the arrays over the block go first: close() refuses while they exist
+        self.shm.close()
+        self.shm.unlink()
+
+
+class ShardedVectorEnv:
+    """``num_envs`` games of ``env_name`` stepped in ``workers`` processes (see the module docstring): the
+    API of :class:`~kozel_env.vector.env.VectorEnv` (``reset``, ``step``, ``sample_actions``, ``state``, its
+    attributes but ``engine``) and ``close()`` / ``with``; ``worker_pids`` lists the processes."""
+
+    def __init__(self, env_name: str, num_envs: int, seed=None, *, workers: int, opponent=None,
+                 learner_side: int | None = None, episode: str = "match", reward: str = "outcome",
+                 **rules_options):
+        args = check_arguments(env_name, num_envs, seed, opponent, learner_side, episode, reward, rules_options)
+        self.workers = k = check_workers(workers, args.num_envs)
+        if args.opponent is not None and not (isinstance(args.opponent, str) and args.opponent == "random"):
+            raise InvalidOptionError(f"opponent={opponent!r} is not allowed with workers={workers!r}: the worker "
+                                     "processes play None (self-play) or 'random' (each game's own stream); "
+                                     "another opponent is an object of this process: use workers=1")
+        self.env_name, self.game, self.episode, self.reward_mode = env_name, args.game, args.episode, args.reward
+        self.num_envs = B = args.num_envs
+        self.num_players, self.num_actions = self.game.num_players, self.game.num_actions
+        self.obs_size = self.game.obs_spec.size
+        self.options = {"episode": self.episode, "reward": self.reward_mode, **rules_options}
+        self.single_learner = args.opponent is not None
+        self._seed = args.seed
+        self._started = False
+        self._bounds = [i * B // k for i in range(k + 1)]
+        layout, size = _layout(B, self.game, self.single_learner)
+        shm = shared_memory.SharedMemory(create=True, size=size)
+        self._res = _Workers(shm, _views(shm.buf, layout))
+        self._finalizer = weakref.finalize(self, self._res.shutdown)
+        setup = {"env_name": env_name, "layout": layout, "shm": shm.name,
+                 "options": {"opponent": args.opponent, "learner_side": args.learner_side, "episode": args.episode,
+                             "reward": args.reward, **rules_options}}
+        try:
+            self._res.start(k)
+            for i, c in enumerate(self._res.sends):
+                c.send({**setup, "lo": self._bounds[i], "hi": self._bounds[i + 1]})
+            self._gather()
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def worker_pids(self) -> tuple:
+        return tuple(p.pid for p in self._res.procs)
+
+    def close(self) -> None:
+        """Stop the workers and free the shared memory (again: nothing)."""
+        self._finalizer()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- the workers' replies ----------------------------------------------------------------------------
+    def _call(self, *message) -> list:
+        if not self._finalizer.alive:
+            raise RuntimeError("the vector env is closed")
+        for c in self._res.sends:
+            c.send(message)
+        return self._gather()
+
+    def _gather(self) -> list:
+        replies = []
+        for i, c in enumerate(self._res.recvs):
+            try:
+                status, payload = c.recv()
+            except (EOFError, OSError):
+                raise RuntimeError(f"vector env worker {i} (pid {self._res.procs[i].pid}) exited") from None
+            if status != "ok":
+                raise RuntimeError(f"vector env worker {i} failed:\n{payload}")
+            replies.append(payload)
+        return replies
+
+    def _move_names(self, b: int, actions: list) -> list:
+        i = int(np.searchsorted(self._bounds, b, side="right")) - 1
+        self._res.sends[i].send(("names", b - self._bounds[i], actions))
+        status, payload = self._res.recvs[i].recv()
+        if status != "ok":
+            raise RuntimeError(f"vector env worker {i} failed:\n{payload}")
+        return payload
+
+    # -- the API ---------------------------------------------------------------------------------------------
+    def reset(self, seed=None) -> TimeStep:
+        """As :meth:`VectorEnv.reset <kozel_env.vector.env.VectorEnv.reset>`."""
+        seeds = game_seeds(self._seed if seed is None else seed, self.num_envs)  # checked: a bad one changes nothing
+        self._res.views["seeds"][:] = seeds
+        self._call("reset")
+        self._started = True
+        return self._timestep()
+
+    def step(self, actions) -> TimeStep:
+        """As :meth:`VectorEnv.step <kozel_env.vector.env.VectorEnv.step>` (the actions checked here, before
+        any worker moves)."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        v = self._res.views
+        a = check_actions(actions, self.num_actions, v["words"], v["seat"], self._move_names)
+        v["actions"][:] = a
+        self._call("step")
+        return self._timestep()
+
+    def sample_actions(self, generator: np.random.Generator) -> np.ndarray:
+        """As :meth:`VectorEnv.sample_actions <kozel_env.vector.env.VectorEnv.sample_actions>`."""
+        return sample_from_words(self._res.views["words"], generator.random(self.num_envs))
+
+    def state(self) -> np.ndarray:
+        """As :meth:`VectorEnv.state <kozel_env.vector.env.VectorEnv.state>`."""
+        if not self._started:
+            raise RuntimeError("call reset() before state()")
+        self._call("state")
+        return self._res.views["oracle"].copy()
+
+    def _timestep(self) -> TimeStep:
+        v = self._res.views
+        done, deal_over = v["done"].copy(), v["deal_over"].copy()
+        info = {}
+        if deal_over.any():
+            info["deals"] = {key: v[key].copy() for key, _ in _DEAL_KEYS}
+        if done.any():
+            info["returns"] = v["returns"].copy()
+            if self.single_learner:
+                info["learner_return"] = v["learner_return"].copy()
+        return TimeStep(seat=v["seat"].copy(), obs=v["obs"].copy(), mask=v["mask"].copy(),
+                        rewards=v["rewards"].copy(), done=done, deal_over=deal_over, info=info)
+
+
+# -- the worker process --------------------------------------------------------------------------------------
+def _attach(name: str):
+    """The parent's shared block, not registered with this process's resource tracker (the parent owns and
+    unlinks it; Python before 3.13 would unlink it when the worker exits)."""
+    if sys.version_info >= (3, 13):
+        return shared_memory.SharedMemory(name, track=False)
+    from multiprocessing import resource_tracker
+
+    register = resource_tracker.register
+    resource_tracker.register = lambda *a, **k: None
+    try:
+        return shared_memory.SharedMemory(name)
+    finally:
+        resource_tracker.register = register
+
+
+def _write(mine: dict, venv: VectorEnv, ts: TimeStep) -> None:
+    """A shard's timestep into its rows of the shared block (obs and mask are there already)."""
+    mine["seat"][:] = ts.seat
+    mine["words"][:] = venv.engine.legal_words
+    mine["rewards"][:] = ts.rewards
+    mine["done"][:] = ts.done
+    mine["deal_over"][:] = ts.deal_over
+    deals = ts.info.get("deals")
+    for key, _ in _DEAL_KEYS:
+        mine[key][:] = 0 if deals is None else deals[key]
+    mine["returns"][:] = ts.info.get("returns", 0)
+    mine["learner_return"][:] = ts.info.get("learner_return", 0)
+
+
+def _serve(recv: Connection, send: Connection) -> None:
+    """Build this worker's shard from the parent's set-up message, then answer its messages until
+    ``close`` or the end of the pipe."""
+    setup = recv.recv()
+    lo, hi = setup["lo"], setup["hi"]
+    shm = _attach(setup["shm"])
+    mine = {name: view[lo:hi] for name, view in _views(shm.buf, setup["layout"]).items()}
+    venv = VectorEnv(setup["env_name"], hi - lo, None, **setup["options"])
+    venv._first_game = lo
+    venv._views = {"obs": mine["obs"], "mask": mine["mask"]}
+    send.send(("ok", None))
+    try:
+        _answer(recv, send, venv, mine)
+    finally:
+        mine.clear()
+        venv._views = None
+        shm.close()
+
+
+def _answer(recv: Connection, send: Connection, venv: VectorEnv, mine: dict) -> None:
+    while True:
+        try:
+            message = recv.recv()
+        except EOFError:
+            return
+        try:
+            reply = None
+            if message[0] == "close":
+                return
+            if message[0] == "step":
+                _write(mine, venv, venv.step(mine["actions"]))
+            elif message[0] == "reset":
+                _write(mine, venv, venv.reset(seed=mine["seeds"].copy()))
+            elif message[0] == "state":
+                venv.engine.oracle(mine["oracle"])
+            elif message[0] == "names":
+                reply = venv.engine.move_names(message[1], message[2])
+            send.send(("ok", reply))
+        except Exception:  # noqa: BLE001 - reported to the parent, which raises it
+            send.send(("error", traceback.format_exc()))
+
+
+def main() -> None:
+    """A worker: messages on stdin, replies on stdout (anything printed goes to stderr)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it closes the workers
+    recv = Connection(os.dup(0), writable=False)
+    send = Connection(os.dup(1), readable=False)
+    os.dup2(2, 1)
+    try:
+        _serve(recv, send)
+    except Exception:  # noqa: BLE001 - a failed set-up is reported to the parent
+        try:
+            send.send(("error", traceback.format_exc()))
+        except OSError:
+            pass
+
+
+if __name__ == "__main__":
+    main()
