@@ -139,3 +139,40 @@ def test_the_hint_toggle_shows_the_networks_probabilities_and_the_experts_move(s
     assert "network: " in text and "%" in text
     page.screenshot(path=os.path.join(shots, "hints.png"), full_page=True)
     page.close()
+
+
+@pytest.mark.parametrize("env_name", list(ENVIRONMENTS))
+def test_a_whole_match_is_played_by_clicking(env_name, server_url, browser):
+    """Issue 32's "done when": a whole match of each game (episode "match", random bots for pace) played by
+    clicking legal moves until the match is over; the sheet holds every deal, the end names winners and goats."""
+    t0 = time.monotonic()
+    page = browser.new_page(viewport={"width": 1200, "height": 640})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server_url)
+    page.select_option("#game", env_name)
+    for sel in page.query_selector_all(".seat-choice:not([disabled])"):
+        sel.select_option("random")
+    page.eval_on_selector("#pace", "el => { el.value = 0; }")
+    page.select_option("#episode", "match")
+    page.fill("#seed", "3")
+    page.click("#start")
+    clicks = 0
+    for _ in range(3000):
+        page.wait_for_function(READY, timeout=60_000)
+        if page.get_attribute("#sheet", "data-over") == "1":
+            break
+        if not page.is_hidden("#choose"):
+            page.click("#choose .end-choice >> nth=0")
+        else:
+            (page.query_selector(".piece.legal") or page.query_selector("button.move")).click()
+        clicks += 1
+    else:
+        raise AssertionError(f"{env_name}: the match did not end in 3000 clicks")
+    deals = int(page.get_attribute("#sheet", "data-deals"))
+    assert deals >= 1 and page.locator("#sheet table.results tr").count() == deals + 1
+    end = page.inner_text(".match-end")
+    assert "winners:" in end and "goats:" in end and "single_deal" not in end, end
+    assert not errors, errors
+    page.close()
+    print(f"{env_name} match: {deals} deals, {clicks} clicks, {time.monotonic() - t0:.1f} s")

@@ -342,3 +342,25 @@ def test_a_record_given_on_the_command_line_is_opened_for_replay(client, tmp_pat
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.mark.parametrize("env_name", list(ENVIRONMENTS))
+def test_a_whole_match_of_every_game_is_played_by_a_human_seat(client, env_name):
+    """Issue 32: a whole match (episode="match", the default rules) by the moves a click sends, to its end:
+    every deal on the sheet, the winners and the goats."""
+    n = client.get("/api/games").json()["envs"][env_name]["players"][0]      # the default rules' seats
+    t = _new(client, env_name, seats=["human"] + ["random"] * (n - 1), episode="match")
+    tok, moves = t["tokens"]["0"], 0
+    while True:
+        v = _play_to_my_turn(client, t)
+        if v["terminal"]:
+            break
+        r = client.post(f"/api/tables/{t['table']}/move",
+                        json={"seat": 0, "token": tok, "move": v["legal"][-1]["move"], "expect": v["steps"]})
+        assert r.status_code == 200, r.text
+        moves += 1
+        assert moves < 5000, "the match did not end"
+    m = v["match"]
+    assert m["deals"] == len(v["results"]) >= 1 and m["winners"] and m["ended_by"] != "single_deal"
+    assert set(m["goats"]) <= set(m["losers"])      # six_of_spades_v0's rules name no goats (RULES C3)
+    assert [r["deal"] for r in v["results"]] == list(range(1, m["deals"] + 1))
