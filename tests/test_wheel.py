@@ -4,8 +4,12 @@ site packages, no checkout on the path), run from a folder outside the repositor
 1. With the base dependencies only (numpy, gymnasium, pettingzoo: what ``pip install kozel_env`` gives), every
    environment of the registry has its shipped agent, which loads and plays legal moves through the env -- with
    numpy inference, torch not installed -- and both packages carry their ``py.typed`` marker and data files.
+   The training command is there too: ``python -m agents.rl.train --help`` and ``kozel-train --help`` work,
+   ``kozel-train`` alone prints its usage (status 2), and a run says in one line to install the ``train``
+   extra (status 1).
 2. With the ``train`` extra (torch pinned to the CPU build 2.13.0 that lies on disk, so pip never fetches a CUDA
-   build), the installed ``agents.rl`` trains a few decisions, ends on an evaluation and writes TensorBoard logs.
+   build), the installed ``agents.rl`` trains a few decisions, ends on an evaluation and writes TensorBoard logs;
+   and ``kozel-train --steps N`` does N decisions and writes its log and learning curve.
 
 Slow (a venv, numpy, torch, tensorboard and matplotlib installed): marked ``wheel``, outside the default suite;
 ``.ci/run`` runs it as its own step, ``python -m pytest -q -m wheel tests/test_wheel.py``.
@@ -109,10 +113,14 @@ print(json.dumps({"torch": torch.__version__, "iterations": tr.iteration, "eval"
 """
 
 
-def _run(cmd, cwd, timeout=900):
+def _proc(cmd, cwd, timeout=900):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     env["PYTHONNOUSERSITE"] = "1"
-    p = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def _run(cmd, cwd, timeout=900):
+    p = _proc(cmd, cwd, timeout)
     assert p.returncode == 0, (f"{' '.join(map(str, cmd))} failed ({p.returncode}):\n"
                                f"{p.stdout[-3000:]}\n{p.stderr[-3000:]}")
     return p.stdout
@@ -168,6 +176,21 @@ def test_the_wheel_ships_every_agent_that_plays_from_a_fresh_venv(installed):
     assert out["torch"] is None   # the shipped agents play with numpy alone
 
 
+def test_the_training_command_answers_from_the_base_install(installed):
+    """No torch: the help and the usage of ``python -m agents.rl.train`` and of the ``kozel-train`` console
+    script; a run refused in one line that names the extra."""
+    py, cwd = installed["python"], installed["cwd"]
+    script = installed["venv"] / "bin" / "kozel-train"
+    for cmd in ([py, "-m", "agents.rl.train", "--help"], [script, "--help"]):
+        out = _run(cmd, cwd=cwd)
+        assert out.startswith("usage: kozel-train") and "--steps" in out, out[:300]
+    bare = _proc([script], cwd=cwd)
+    assert bare.returncode == 2 and bare.stderr.startswith("usage: kozel-train"), bare.stderr
+    refused = _proc([script, "--env", "dominoes_v0", "--steps", "50", "--out", cwd / "no_torch"], cwd=cwd)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr, refused.stderr
+    assert refused.stderr.strip().splitlines()[-1].startswith("kozel-train: error: training needs PyTorch")
+
+
 def test_the_train_extra_installs_the_cpu_torch_and_trains_from_the_wheel(installed):
     py = installed["python"]
     _run([py, *PIP_INSTALL, f"{installed['wheel']}[train]", TORCH], cwd=installed["cwd"])
@@ -178,3 +201,13 @@ def test_the_train_extra_installs_the_cpu_torch_and_trains_from_the_wheel(instal
     assert any(name.startswith("events.out.tfevents") for name in out["tb"]), out["tb"]
     for f in ("log.jsonl", "best.npz"):
         assert (run / f).exists(), f
+    # the training command of the installed wheel: --steps N is N decisions, logged and plotted
+    cli = installed["cwd"] / "cli"
+    summary = json.loads(_run([installed["venv"] / "bin" / "kozel-train", "--env", "dominoes_v0", "--steps", "200",
+                               "--num-envs", "4", "--rollout", "8", "--hidden", "8", "--eval-deals", "1",
+                               "--eval-opponents", "random", "--no-progress", "--quiet", "--out", cli],
+                              cwd=installed["cwd"]))
+    assert summary["bc_decisions"] + summary["steps"] == 200, summary
+    log = [json.loads(line) for line in (cli / "log.jsonl").read_text().splitlines()]
+    assert max(h.get("steps", 0) for h in log) == summary["steps"]
+    assert sum("eval" in h for h in log) >= 2 and (cli / "learning_curve.png").stat().st_size > 0

@@ -47,7 +47,7 @@ final policy and the checkpoint shipped before each play ``--select-sets`` (1000
 run folder keeps the scores.
 
 Exit status: 0 after a run, 2 for a command line it cannot run (no arguments, an unknown flag), 1 for a
-budget or a checkpoint it refuses (the message says why).
+budget or a checkpoint it refuses (the message says why) and for a run where PyTorch is not installed.
 """
 from __future__ import annotations
 
@@ -79,6 +79,10 @@ MIN_TICKS = 8
 """The fewest decisions per match per iteration :func:`fit_to_budget` goes down to before it takes matches away."""
 CURVE_POINTS = 4
 """Evaluations a short run gets at least (:func:`fit_to_budget`), so its learning curve is a curve."""
+NO_TORCH = ('training needs PyTorch, which is not installed here: pip install "kozel_env[train]" (the shipped '
+            "agents play without it; the README says how to get the CPU build)")
+"""What :func:`main` says, in one line with status 1, where a run would need torch and it is missing (the
+base install: ``--help`` and the usage work there)."""
 
 
 def _progress(total: int, desc: str, enabled: bool):
@@ -243,6 +247,11 @@ def split_budget(cfg: PPOConfig, steps: int | None = None, bc_steps: int | None 
     return cfg
 
 
+def _every(n: int) -> str:
+    """``every iteration``, ``every 5 iterations``."""
+    return "every iteration" if n == 1 else f"every {n} iterations"
+
+
 def fit_to_budget(cfg: PPOConfig, keep: frozenset | set = frozenset()) -> list:
     """Fit the rollouts and the evaluations of ``cfg`` to its budget, in place (see the module doc): where
     ``num_envs * rollout_ticks`` decisions per iteration would leave PPO fewer than :data:`MIN_ITERATIONS`
@@ -267,7 +276,7 @@ def fit_to_budget(cfg: PPOConfig, keep: frozenset | set = frozenset()) -> list:
     if cfg.eval_every and "eval_every" not in keep and iterations // cfg.eval_every < CURVE_POINTS:
         every = max(1, iterations // CURVE_POINTS)
         if every != cfg.eval_every:
-            notes.append(f"an evaluation every {every} iterations (not {cfg.eval_every}: at least {iterations} "
+            notes.append(f"an evaluation {_every(every)} (not every {cfg.eval_every}: at least {iterations} "
                          "iterations)")
             cfg.eval_every = every
     if cfg.value_warmup and "value_warmup" not in keep and cfg.value_warmup > iterations // 4:
@@ -291,7 +300,7 @@ def plan_text(cfg: PPOConfig, steps: int | None, documented: tuple, explicit_bc:
     else:
         why = (f"--steps {steps:,}, shared out as the documented {documented[0]:,} + {documented[1]:,}"
                if documented[0] else f"--steps {steps:,}")
-    ev = (f"; evaluated every {cfg.eval_every} iterations and after the last ({cfg.eval_seeds} duplicate sets "
+    ev = (f"; evaluated {_every(cfg.eval_every)} and after the last ({cfg.eval_seeds} duplicate sets "
           f"against {', '.join(cfg.eval_opponents)})" if cfg.eval_every else "; no evaluations (--eval-every 0)")
     fit = f"; fitted to the budget: {', '.join(fitted)}" if fitted else ""
     return f"{cfg.env}: {what} ({why}){ev}{fit}"
@@ -556,7 +565,7 @@ def main(argv: list | None = None, root: Path | None = None, prog: str = PROG) -
     """The ``kozel-train`` console command (``python -m agents.rl.train``): :func:`run` with ``argv``
     (default: the command line). Returns the exit status: 0 after a run; 2 without arguments (the usage is
     printed) or for a command line argparse refuses; 1 for a checkpoint it refuses to load (one line naming
-    it, no traceback) or a budget it cannot share out."""
+    it, no traceback), a budget it cannot share out, or a run without PyTorch installed (:data:`NO_TORCH`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:
         print(usage_text(prog), end="", file=sys.stderr)
@@ -565,6 +574,11 @@ def main(argv: list | None = None, root: Path | None = None, prog: str = PROG) -
         run(argv, root, prog)
     except UnsafeFileError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
+        return 1
+    except ModuleNotFoundError as e:
+        if e.name != "torch":
+            raise
+        print(f"{prog}: error: {NO_TORCH}", file=sys.stderr)
         return 1
     return 0
 

@@ -134,6 +134,22 @@ def test_python_m_agents_rl_train_is_the_training_command(tmp_path):
     assert bare.returncode == 2 and bare.stderr.startswith("usage: kozel-train"), bare.stderr
 
 
+def test_without_torch_help_works_and_a_run_says_what_to_install(tmp_path):
+    """The base install (no torch): ``--help`` and the usage still work; a run ends in one line naming the
+    extra to install, status 1, no traceback."""
+    block = ("import sys; sys.modules['torch'] = None; from agents.rl.train import main; "
+             "sys.exit(main(sys.argv[1:]))")
+    cmd = [sys.executable, "-c", block]
+    helped = subprocess.run(cmd + ["--help"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert helped.returncode == 0 and helped.stdout.startswith("usage: kozel-train"), helped.stderr
+    ran = subprocess.run(cmd + ["--env", "dominoes_v0", "--steps", "100", "--out", str(tmp_path / "run")],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert ran.returncode == 1, ran.stderr
+    last = ran.stderr.strip().splitlines()[-1]
+    assert last.startswith("kozel-train: error: training needs PyTorch") and 'kozel_env[train]' in last
+    assert "Traceback" not in ran.stderr
+
+
 def test_the_console_script_is_main_and_returns_an_exit_status(tmp_path, capsys):
     """pyproject's ``kozel-train = "agents.rl.train:main"``: main returns an int (a dict would be printed and
     exit 1 by the console-script wrapper); the summary dict is :func:`agents.rl.train.run`'s."""
