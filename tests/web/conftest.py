@@ -9,6 +9,7 @@ import warnings
 
 import pytest
 
+WEB_EXTRA = "needs the web extra: pip install -e '.[web]'"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
@@ -16,6 +17,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 @pytest.fixture
 def client():
+    pytest.importorskip("starlette", reason=WEB_EXTRA)
+    pytest.importorskip("httpx", reason=WEB_EXTRA)
     from agents.web.server import create_app
 
     with warnings.catch_warnings():
@@ -29,6 +32,7 @@ def client():
 @pytest.fixture(scope="module")
 def server_url():
     """``python -m agents.web --port 0`` as a subprocess; its printed URL."""
+    pytest.importorskip("uvicorn", reason=WEB_EXTRA)
     proc = subprocess.Popen([sys.executable, "-m", "agents.web", "--port", "0"], stdout=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
@@ -47,6 +51,7 @@ def browser():
         if os.environ.get("KOZEL_REQUIRE_BROWSER"):  # .ci/run installs it: there a missing browser is a failure
             pytest.fail(missing)
         pytest.skip(missing)
+    pytest.importorskip("playwright", reason=WEB_EXTRA)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

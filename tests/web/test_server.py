@@ -9,10 +9,11 @@ import sys
 import threading
 import time
 
-import httpx
 import pytest
 
 from kozel_env.registry import ENVIRONMENTS
+
+httpx = pytest.importorskip("httpx", reason="needs the web extra: pip install -e '.[web]'")
 
 
 def _new(client, env="dominoes_v0", seats=None, **kw):

@@ -6,6 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytest.importorskip("httpx", reason="needs the web extra: pip install -e '.[web]'")
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "web_load.py"
 
 
