@@ -233,7 +233,10 @@ class VectorEnv:
         """One decision in every game: ``actions[b]`` for the seat to move in game ``b``. A bad action
         raises :class:`IllegalActionError` (naming the game, the move and the legal moves) before any
         game changes."""
-        a = self._check(actions)
+        return self._advance(self._check(actions))
+
+    def _advance(self, a: np.ndarray) -> TimeStep:
+        """:meth:`step` with actions already checked (``int64[B]``)."""
         acc = _Step(self.num_envs, self.num_players)
         if self.single_learner:
             acc.mine += self._carry

@@ -5,11 +5,13 @@
         ts = venv.reset()
         ts = venv.step(venv.sample_actions(rng))
 
-Worker ``i`` holds games ``i * B // k`` up to ``(i + 1) * B // k`` in a :class:`~kozel_env.vector.env.VectorEnv`
-of its own and writes their observations, masks, rewards and the rest straight into one block of shared
-memory (:mod:`multiprocessing.shared_memory`); the caller's process checks the actions, writes them there,
-wakes every worker (one message on a pipe each) and copies the results out (arrays are new at every step,
-as in one process). Every game plays from its own seeds, so a batch gives the same results whatever ``k``
+The batch is cut in ``k`` shards, shard ``i`` the games ``i * B // k`` up to ``(i + 1) * B // k``, each a
+:class:`~kozel_env.vector.env.VectorEnv` of its own: the caller's process steps the first one and ``k - 1``
+worker processes the others (so ``k`` processes step games, on ``k`` cores), which write their observations,
+masks, rewards and the rest straight into one block of shared memory (:mod:`multiprocessing.shared_memory`).
+A step checks the actions in the caller's process, writes them there, wakes every worker (one message on a
+pipe each), steps the first shard meanwhile and copies the workers' results out (arrays are new at every
+step, as in one process). Every game plays from its own seeds, so a batch gives the same results whatever ``k``
 (``tests/vector/test_workers.py`` compares every obs, mask, reward, done, deal_over and info with one
 process): self-play, and the single-learner mode with ``opponent="random"`` (each game draws the random
 opponent's moves from its own stream); other opponents are Python objects of the caller's process and are
@@ -124,7 +126,7 @@ class _Workers:
 class ShardedVectorEnv:
     """``num_envs`` games of ``env_name`` stepped in ``workers`` processes (see the module docstring): the
     API of :class:`~kozel_env.vector.env.VectorEnv` (``reset``, ``step``, ``sample_actions``, ``state``, its
-    attributes but ``engine``) and ``close()`` / ``with``; ``worker_pids`` lists the processes."""
+    attributes but ``engine``) and ``close()`` / ``with``; ``worker_pids`` lists the worker processes."""
 
     def __init__(self, env_name: str, num_envs: int, seed=None, *, workers: int, opponent=None,
                  learner_side: int | None = None, episode: str = "match", reward: str = "outcome",
@@ -144,17 +146,18 @@ class ShardedVectorEnv:
         self._seed = args.seed
         self._started = False
         self._bounds = [i * B // k for i in range(k + 1)]
+        options = {"opponent": args.opponent, "learner_side": args.learner_side, "episode": args.episode,
+                   "reward": args.reward, **rules_options}
         layout, size = _layout(B, self.game, self.single_learner)
         shm = shared_memory.SharedMemory(create=True, size=size)
         self._res = _Workers(shm, _views(shm.buf, layout))
         self._finalizer = weakref.finalize(self, self._res.shutdown)
-        setup = {"env_name": env_name, "layout": layout, "shm": shm.name,
-                 "options": {"opponent": args.opponent, "learner_side": args.learner_side, "episode": args.episode,
-                             "reward": args.reward, **rules_options}}
         try:
-            self._res.start(k)
-            for i, c in enumerate(self._res.sends):
-                c.send({**setup, "lo": self._bounds[i], "hi": self._bounds[i + 1]})
+            self._res.start(k - 1)
+            for i, c in enumerate(self._res.sends, 1):
+                c.send({"env_name": env_name, "layout": layout, "shm": shm.name, "options": options,
+                        "lo": self._bounds[i], "hi": self._bounds[i + 1]})
+            self._local = VectorEnv(env_name, self._bounds[1], None, **options)  # the first shard: this process
             self._gather()
         except BaseException:
             self.close()
@@ -175,12 +178,11 @@ class ShardedVectorEnv:
         self.close()
 
     # -- the workers' replies ----------------------------------------------------------------------------
-    def _call(self, *message) -> list:
+    def _send(self, *message) -> None:
         if not self._finalizer.alive:
             raise RuntimeError("the vector env is closed")
         for c in self._res.sends:
             c.send(message)
-        return self._gather()
 
     def _gather(self) -> list:
         replies = []
@@ -188,16 +190,21 @@ class ShardedVectorEnv:
             try:
                 status, payload = c.recv()
             except (EOFError, OSError):
-                raise RuntimeError(f"vector env worker {i} (pid {self._res.procs[i].pid}) exited") from None
+                raise RuntimeError(f"vector env worker {i + 1} (pid {self._res.procs[i].pid}) exited") from None
             if status != "ok":
-                raise RuntimeError(f"vector env worker {i} failed:\n{payload}")
+                raise RuntimeError(f"vector env worker {i + 1} failed:\n{payload}")
             replies.append(payload)
         return replies
 
     def _move_names(self, b: int, actions: list) -> list:
         i = int(np.searchsorted(self._bounds, b, side="right")) - 1
-        self._res.sends[i].send(("names", b - self._bounds[i], actions))
-        status, payload = self._res.recvs[i].recv()
+        if i == 0:
+            return self._local.engine.move_names(b, actions)
+        self._res.sends[i - 1].send(("names", b - self._bounds[i], actions))
+        return self._gather_one(i)
+
+    def _gather_one(self, i: int):
+        status, payload = self._res.recvs[i - 1].recv()
         if status != "ok":
             raise RuntimeError(f"vector env worker {i} failed:\n{payload}")
         return payload
@@ -207,20 +214,26 @@ class ShardedVectorEnv:
         """As :meth:`VectorEnv.reset <kozel_env.vector.env.VectorEnv.reset>`."""
         seeds = game_seeds(self._seed if seed is None else seed, self.num_envs)  # checked: a bad one changes nothing
         self._res.views["seeds"][:] = seeds
-        self._call("reset")
+        self._send("reset")
+        out = self._local_outputs()
+        _write(self._mine(), self._local, self._local.reset(seed=seeds[:self._bounds[1]]))
+        self._gather()
         self._started = True
-        return self._timestep()
+        return self._timestep(out)
 
     def step(self, actions) -> TimeStep:
         """As :meth:`VectorEnv.step <kozel_env.vector.env.VectorEnv.step>` (the actions checked here, before
-        any worker moves)."""
+        any shard moves)."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
         v = self._res.views
         a = check_actions(actions, self.num_actions, v["words"], v["seat"], self._move_names)
         v["actions"][:] = a
-        self._call("step")
-        return self._timestep()
+        self._send("step")
+        out = self._local_outputs()
+        _write(self._mine(), self._local, self._local._advance(a[:self._bounds[1]]))
+        self._gather()
+        return self._timestep(out)
 
     def sample_actions(self, generator: np.random.Generator) -> np.ndarray:
         """As :meth:`VectorEnv.sample_actions <kozel_env.vector.env.VectorEnv.sample_actions>`."""
@@ -230,11 +243,26 @@ class ShardedVectorEnv:
         """As :meth:`VectorEnv.state <kozel_env.vector.env.VectorEnv.state>`."""
         if not self._started:
             raise RuntimeError("call reset() before state()")
-        self._call("state")
+        self._send("state")
+        self._local.engine.oracle(self._res.views["oracle"][:self._bounds[1]])
+        self._gather()
         return self._res.views["oracle"].copy()
 
-    def _timestep(self) -> TimeStep:
+    def _mine(self) -> dict:
+        return {name: view[:self._bounds[1]] for name, view in self._res.views.items()}
+
+    def _local_outputs(self) -> dict:
+        """This step's new obs and mask arrays; the first shard writes its rows there directly."""
+        out = {"obs": np.empty((self.num_envs, self.obs_size), np.float32),
+               "mask": np.empty((self.num_envs, self.num_actions), np.int8)}
+        self._local._views = {key: a[:self._bounds[1]] for key, a in out.items()}
+        return out
+
+    def _timestep(self, out: dict) -> TimeStep:
         v = self._res.views
+        lo = self._bounds[1]
+        out["obs"][lo:] = v["obs"][lo:]
+        out["mask"][lo:] = v["mask"][lo:]
         done, deal_over = v["done"].copy(), v["deal_over"].copy()
         info = {}
         if deal_over.any():
@@ -243,8 +271,8 @@ class ShardedVectorEnv:
             info["returns"] = v["returns"].copy()
             if self.single_learner:
                 info["learner_return"] = v["learner_return"].copy()
-        return TimeStep(seat=v["seat"].copy(), obs=v["obs"].copy(), mask=v["mask"].copy(),
-                        rewards=v["rewards"].copy(), done=done, deal_over=deal_over, info=info)
+        return TimeStep(seat=v["seat"].copy(), obs=out["obs"], mask=out["mask"], rewards=v["rewards"].copy(),
+                        done=done, deal_over=deal_over, info=info)
 
 
 # -- the worker process --------------------------------------------------------------------------------------
@@ -307,7 +335,7 @@ def _answer(recv: Connection, send: Connection, venv: VectorEnv, mine: dict) -> 
             if message[0] == "close":
                 return
             if message[0] == "step":
-                _write(mine, venv, venv.step(mine["actions"]))
+                _write(mine, venv, venv._advance(mine["actions"].copy()))
             elif message[0] == "reset":
                 _write(mine, venv, venv.reset(seed=mine["seeds"].copy()))
             elif message[0] == "state":
