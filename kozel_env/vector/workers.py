@@ -178,11 +178,20 @@ class ShardedVectorEnv:
         self.close()
 
     # -- the workers' replies ----------------------------------------------------------------------------
-    def _send(self, *message) -> None:
+    def _open(self) -> None:
         if not self._finalizer.alive:
             raise RuntimeError("the vector env is closed")
-        for c in self._res.sends:
-            c.send(message)
+
+    def _send(self, *message) -> None:
+        self._open()
+        for i, c in enumerate(self._res.sends):
+            try:
+                c.send(message)
+            except OSError:
+                self._exited(i)
+
+    def _exited(self, i: int):
+        raise RuntimeError(f"vector env worker {i + 1} (pid {self._res.procs[i].pid}) exited") from None
 
     def _gather(self) -> list:
         replies = []
@@ -190,7 +199,7 @@ class ShardedVectorEnv:
             try:
                 status, payload = c.recv()
             except (EOFError, OSError):
-                raise RuntimeError(f"vector env worker {i + 1} (pid {self._res.procs[i].pid}) exited") from None
+                self._exited(i)
             if status != "ok":
                 raise RuntimeError(f"vector env worker {i + 1} failed:\n{payload}")
             replies.append(payload)
@@ -212,6 +221,7 @@ class ShardedVectorEnv:
     # -- the API ---------------------------------------------------------------------------------------------
     def reset(self, seed=None) -> TimeStep:
         """As :meth:`VectorEnv.reset <kozel_env.vector.env.VectorEnv.reset>`."""
+        self._open()
         seeds = game_seeds(self._seed if seed is None else seed, self.num_envs)  # checked: a bad one changes nothing
         self._res.views["seeds"][:] = seeds
         self._send("reset")
@@ -224,6 +234,7 @@ class ShardedVectorEnv:
     def step(self, actions) -> TimeStep:
         """As :meth:`VectorEnv.step <kozel_env.vector.env.VectorEnv.step>` (the actions checked here, before
         any shard moves)."""
+        self._open()
         if not self._started:
             raise RuntimeError("call reset() before step()")
         v = self._res.views
@@ -237,10 +248,12 @@ class ShardedVectorEnv:
 
     def sample_actions(self, generator: np.random.Generator) -> np.ndarray:
         """As :meth:`VectorEnv.sample_actions <kozel_env.vector.env.VectorEnv.sample_actions>`."""
+        self._open()
         return sample_from_words(self._res.views["words"], generator.random(self.num_envs))
 
     def state(self) -> np.ndarray:
         """As :meth:`VectorEnv.state <kozel_env.vector.env.VectorEnv.state>`."""
+        self._open()
         if not self._started:
             raise RuntimeError("call reset() before state()")
         self._send("state")

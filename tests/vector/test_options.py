@@ -44,6 +44,8 @@ def _bad_make_arguments(name):
     S = _num_sides(name)
     cases += [("learner_side", v, {"opponent": "random", "learner_side": v}) for v in (S, -1, True, 1.5, "0")]
     cases.append(("learner_side", 0, {"learner_side": 0}))  # no opponent: self-play plays every side
+    cases += [("workers", v, {"workers": v}) for v in (0, -1, 1.5, "2", B + 1, True, np.float64(2.0), [2])]
+    cases += [("opponent", v, {"workers": 2, "opponent": v}) for v in ("greedy", _StateBot(), lambda obs, mask: 0)]
     for key in ("episode", "reward"):
         cases += [(key, v, {key: v}) for v in ENV_CHECKS[key].bad_values()]
     cases += [(key, v, {key: v}) for key, v in (("infos", "flat"), ("illegal_action", "lose"),

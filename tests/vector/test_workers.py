@@ -1,0 +1,225 @@
+"""``vector.make(..., workers=k)`` (:mod:`kozel_env.vector.workers`): a batch stepped in ``k`` processes plays
+exactly what one process plays with the same seeds (every obs, mask, reward, done, deal_over, info and the
+oracle state), for every batched game; bad input is refused as in one process; the workers stop on
+``close()``, on leaving ``with``, on garbage collection and with their parent."""
+import gc
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+from kozel_env import vector
+from kozel_env.core.errors import IllegalActionError, InvalidOptionError
+
+FIELDS = ("seat", "obs", "mask", "rewards", "done", "deal_over")
+
+
+def assert_same_timestep(a, b, where):
+    for f in FIELDS:
+        x, y = getattr(a, f), getattr(b, f)
+        assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y), (where, f)
+    assert list(a.info) == list(b.info), (where, list(a.info), list(b.info))
+    for key, value in a.info.items():
+        parts = value.items() if isinstance(value, dict) else [("", value)]
+        other = b.info[key]
+        for part, x in parts:
+            y = other[part] if part else other
+            assert x.dtype == y.dtype and np.array_equal(x, y), (where, key, part)
+
+
+def play_side_by_side(name, num_envs, workers, steps, seed=3, **options):
+    """Step one env in one process and one in ``workers`` processes with the same seed and actions,
+    comparing everything; a reset with another seed half way. Returns how many episodes and deals ended."""
+    ended = [0, 0]
+    one = vector.make(name, num_envs, seed=seed, **options)
+    with vector.make(name, num_envs, seed=seed, workers=workers, **options) as many:
+        assert many.workers == workers and len(many.worker_pids) == workers - 1
+        a, b = one.reset(), many.reset()
+        gen = np.random.default_rng(seed)
+        for t in range(steps):
+            assert_same_timestep(a, b, (name, workers, t))
+            ended[0] += int(a.done.sum())
+            ended[1] += int(a.deal_over.sum())
+            if t == steps * 2 // 3:
+                assert np.array_equal(one.state(), many.state())
+                a, b = one.reset(seed=seed + 1), many.reset(seed=seed + 1)
+                continue
+            actions = one.sample_actions(gen)
+            a, b = one.step(actions), many.step(actions)
+        assert_same_timestep(a, b, (name, workers, "end"))
+        assert np.array_equal(one.state(), many.state())
+    return ended
+
+
+@pytest.mark.parametrize("name", vector.BATCHED)
+def test_workers_play_exactly_what_one_process_plays_in_self_play(name):
+    ended = play_side_by_side(name, 7, 3, 90, episode="deal", reward="points")
+    assert ended[0] > 0 and ended[1] > 0  # the auto-reset and the deals' info were compared too
+
+
+@pytest.mark.parametrize("name", vector.BATCHED)
+def test_workers_play_exactly_what_one_process_plays_against_the_random_opponent(name):
+    ended = play_side_by_side(name, 7, 2, 50, episode="deal", opponent="random")  # shards 0-2, 3-6: the
+    # learner side alternates by the game index (odd, 3, in the second shard) and the episode
+    assert ended[0] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", vector.BATCHED)
+@pytest.mark.parametrize("options", [{}, {"reward": "points"}, {"opponent": "random", "learner_side": 0},
+                                     {"opponent": "random", "episode": "deal"}])
+def test_workers_play_exactly_what_one_process_plays_long(name, options):
+    for workers in (2, 4):
+        play_side_by_side(name, 61, workers, 500, seed=11, **options)
+
+
+def test_sample_actions_draws_what_one_process_draws():
+    one = vector.make("dominoes_v0", 9, seed=5)
+    with vector.make("dominoes_v0", 9, seed=5, workers=3) as many:
+        one.reset(), many.reset()
+        for _ in range(20):
+            a = one.sample_actions(np.random.default_rng(1))
+            assert np.array_equal(a, many.sample_actions(np.random.default_rng(1)))
+            one.step(a), many.step(a)
+
+
+def test_the_random_opponent_of_a_game_does_not_depend_on_the_batch_around_it():
+    """Game ``b``'s random opponent draws from its own stream: the games of a batch made with the per-game
+    seeds of a bigger one play what those games play in the bigger one."""
+    seeds = vector.seeds_from(2, 8)
+    big = vector.make("queens_and_jacks_v0", 8, seed=seeds, opponent="random", learner_side=1)
+    small = vector.make("queens_and_jacks_v0", 3, seed=seeds[5:], opponent="random", learner_side=1)
+    a, b = big.reset(), small.reset()
+    for _ in range(40):
+        assert np.array_equal(a.obs[5:], b.obs) and np.array_equal(a.rewards[5:], b.rewards)
+        actions = big.sample_actions(np.random.default_rng(0))
+        a, b = big.step(actions), small.step(actions[5:])
+
+
+@pytest.mark.parametrize("workers", [0, -1, 1.5, "2", 8, True, np.float64(2.0), [2]])
+def test_a_bad_workers_value_is_refused_naming_it_and_what_is_allowed(workers):
+    with pytest.raises(InvalidOptionError) as e:
+        vector.make("dominoes_v0", 7, seed=0, workers=workers)
+    assert f"workers={workers!r} is not allowed: None or an int in 1..7" in str(e.value)
+
+
+@pytest.mark.parametrize("opponent", ["greedy", lambda obs, mask: np.argmax(mask, axis=1)])
+def test_an_opponent_of_this_process_is_refused_with_workers(opponent):
+    with pytest.raises(InvalidOptionError) as e:
+        vector.make("dominoes_v0", 4, seed=0, workers=2, opponent=opponent)
+    assert f"opponent={opponent!r} is not allowed with workers=2" in str(e.value) and "'random'" in str(e.value)
+
+
+def test_one_worker_is_the_in_process_env():
+    for workers in (None, 1, np.int64(1)):
+        venv = vector.make("dominoes_v0", 4, seed=0, workers=workers)
+        assert type(venv) is vector.VectorEnv and venv.workers == 1
+
+
+def test_a_bad_action_or_seed_raises_as_in_one_process_and_changes_nothing():
+    one = vector.make("sea_goat_v0", 6, seed=9)
+    with vector.make("sea_goat_v0", 6, seed=9, workers=3) as many:
+        for env in (one, many):
+            with pytest.raises(RuntimeError, match="reset"):
+                env.step(np.zeros(6, np.int64))
+        a, b = one.reset(), many.reset()
+        gen = np.random.default_rng(0)
+        for t in range(30):
+            actions = one.sample_actions(gen)
+            bad = actions.copy()
+            bad[4 + t % 2] = int(np.flatnonzero(a.mask[4 + t % 2] == 0)[0])  # a game of the last worker
+            errors = []
+            for env in (one, many):
+                with pytest.raises(IllegalActionError) as e:
+                    env.step(bad)
+                errors.append(str(e.value))
+                with pytest.raises(InvalidOptionError, match="seed="):
+                    env.reset(seed=[1, 2])
+            assert errors[0] == errors[1] and "is not legal" in errors[0]
+            a, b = one.step(actions), many.step(actions)
+            assert_same_timestep(a, b, t)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in "ZX"  # a zombie has exited
+    except FileNotFoundError:
+        return False
+
+
+def _wait_gone(pids, seconds=10.0) -> list:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and any(_alive(p) for p in pids):
+        time.sleep(0.05)
+    return [p for p in pids if _alive(p)]
+
+
+pytestmark_linux = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+
+
+@pytestmark_linux
+def test_close_and_with_stop_the_workers_and_free_the_shared_memory():
+    venv = vector.make("dominoes_v0", 6, seed=0, workers=3)
+    pids, name = venv.worker_pids, venv._res.shm.name
+    venv.reset()
+    assert all(_alive(p) for p in pids) and os.path.exists(f"/dev/shm/{name}")
+    venv.close()
+    assert _wait_gone(pids, 0) == [] and not os.path.exists(f"/dev/shm/{name}")
+    venv.close()  # again: nothing
+    with pytest.raises(RuntimeError, match="closed"):
+        venv.reset()
+    with vector.make("dominoes_v0", 6, seed=0, workers=2) as venv:
+        pids = venv.worker_pids
+        venv.reset()
+    assert _wait_gone(pids, 0) == []
+
+
+@pytestmark_linux
+def test_garbage_collection_stops_the_workers():
+    venv = vector.make("dominoes_v0", 6, seed=0, workers=3)
+    venv.reset()
+    pids, name = venv.worker_pids, venv._res.shm.name
+    del venv
+    gc.collect()
+    assert _wait_gone(pids, 0) == [] and not os.path.exists(f"/dev/shm/{name}")
+
+
+@pytestmark_linux
+@pytest.mark.parametrize("how", ["exit", "kill"])
+def test_the_workers_end_with_their_parent(how):
+    script = textwrap.dedent("""
+        import sys, time
+        from kozel_env import vector
+        venv = vector.make("dominoes_v0", 6, seed=0, workers=3)
+        venv.reset()
+        print(*venv.worker_pids, venv._res.shm.name, flush=True)
+        if sys.argv[1] == "kill":
+            time.sleep(60)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script, how], stdout=subprocess.PIPE, text=True)
+    *pids, name = proc.stdout.readline().split()
+    pids = [int(p) for p in pids]
+    assert len(pids) == 2 and all(_alive(p) for p in pids)
+    if how == "kill":
+        proc.send_signal(signal.SIGKILL)
+    assert proc.wait(timeout=30) == (-signal.SIGKILL if how == "kill" else 0)
+    assert _wait_gone(pids) == []
+    if how == "exit":
+        assert not os.path.exists(f"/dev/shm/{name}")
+
+
+@pytestmark_linux
+def test_a_worker_that_died_is_named_by_the_next_step():
+    with vector.make("dominoes_v0", 6, seed=0, workers=3) as venv:
+        ts = venv.reset()
+        os.kill(venv.worker_pids[1], signal.SIGKILL)
+        _wait_gone(venv.worker_pids[1:])  # dead before the step, or while the step waits for it: both named
+        with pytest.raises(RuntimeError, match=f"worker 2 \\(pid {venv.worker_pids[1]}\\) exited"):
+            venv.step(venv.sample_actions(np.random.default_rng(0)))
+        assert ts.obs.shape == (6, venv.obs_size)
