@@ -18,6 +18,7 @@ from agents.arena import markdown
 from agents.stats import format_ci, mean_ci
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+TRAIN_EXTRA = "the train extra is not installed: pip install -e '.[train]'"
 
 # a tiny network and rollouts; the imitation is left to the game's documented share of --steps
 SMALL = ["--num-envs", "8", "--rollout", "16", "--hidden", "16", "--eval-deals", "2", "--eval-opponents", "random",
@@ -25,7 +26,7 @@ SMALL = ["--num-envs", "8", "--rollout", "16", "--hidden", "16", "--eval-deals",
 
 
 def _load(name):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason=TRAIN_EXTRA)
     spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -101,7 +102,7 @@ def test_a_short_budget_with_the_documented_rollouts_is_done_as_announced_with_a
 
 
 def test_explicit_rollouts_are_kept_and_the_budget_still_exact():
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason=TRAIN_EXTRA)
     from agents.rl.configs import config_for
     from agents.rl.train import fit_to_budget, split_budget
 
@@ -157,6 +158,7 @@ def test_the_console_script_is_main_and_returns_an_exit_status(tmp_path, capsys)
 
     from agents.rl import train
 
+    pytest.importorskip("torch", reason=TRAIN_EXTRA)
     root = Path(__file__).resolve().parents[2]
     spec = tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]["kozel-train"]
     assert spec == "agents.rl.train:main"
@@ -183,7 +185,7 @@ def test_bc_steps_sets_the_imitation_inside_the_budget(tmp_path):
 
 def test_each_phase_has_its_progress_bar_counting_the_announced_decisions(tmp_path, capsys):
     """The bars count what the plan announced, in plain numbers (the PPO bar once read ``1.00/1.00``)."""
-    pytest.importorskip("tqdm")
+    pytest.importorskip("tqdm", reason=TRAIN_EXTRA)
     train = _load("train")
     train.run(["--env", "dominoes_v0", "--steps", "1500", "--bc-steps", "500", "--out", str(tmp_path),
                "--quiet"] + SMALL)
@@ -220,7 +222,7 @@ def test_a_run_stopped_by_the_clock_ends_on_an_evaluation(tmp_path):
 
 
 def test_final_evaluation_only_where_the_last_iteration_was_not_evaluated():
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason=TRAIN_EXTRA)
     from agents.rl.configs import config_for
     from agents.rl.ppo import PPOTrainer
 
@@ -240,8 +242,8 @@ def test_final_evaluation_only_where_the_last_iteration_was_not_evaluated():
 
 
 def test_the_train_extra_writes_tensorboard_logs_and_a_learning_curve(tmp_path):
-    pytest.importorskip("tensorboard")
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("tensorboard", reason=TRAIN_EXTRA)
+    pytest.importorskip("matplotlib", reason=TRAIN_EXTRA)
     train = _load("train")
     out = train.run(["--env", "dominoes_v0", "--steps", "700", "--out", str(tmp_path), "--no-progress",
                       "--quiet"] + SMALL)
@@ -254,7 +256,7 @@ def test_the_train_extra_writes_tensorboard_logs_and_a_learning_curve(tmp_path):
 
 
 def test_estimate_seconds_scales_measured_speed_to_the_budget():
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason=TRAIN_EXTRA)
     from agents.rl import train
     from agents.rl.configs import config_for
 
