@@ -17,6 +17,12 @@ and, for the envs with a batched engine (``kozel_env.vector``), at batch sizes 1
   per game;
 * ``--split``: where the time of a step goes at the largest batch size (engine apply, observation, mask,
   the vector env's own bookkeeping, the random player);
+* ``--workers 1,2,...``: the same batch (the largest batch size) stepped in that many processes
+  (``vector.make(..., workers=k)``): decisions/s of ``venv.step`` by wall time (the best window), its ratio to
+  ``workers=1`` (one process, measured in the same run, the runs interleaved), and what the busiest process
+  spends per step in CPU time (with the figure it would give if every process had a core of its own);
+  ``--workers all`` is 1 up to ``os.cpu_count()`` (``benchmarks/scaling_16.sh`` runs it on a 16-core machine);
+* ``--write-docs``: the batched tables of this run into ``docs/guides/speed.md`` (between its markers);
 * ``--floor``: PettingZoo's own floor on the same machine: an env that does no game work (a fixed
   observation and mask, 28 decisions per episode) wrapped in PettingZoo classic's standard wrappers
   (TerminateIllegal, AssertOutOfBounds, OrderEnforcing), driven by the same AEC loop.
@@ -24,12 +30,16 @@ and, for the envs with a batched engine (``kozel_env.vector``), at batch sizes 1
 Pin it to one core and compare figures measured in the same run (the machine's speed varies):
 
     taskset -c 1 python benchmarks/throughput.py [--seconds 2] [--env dominoes_v0 ...] [--batched] [--split] [--floor]
+    python benchmarks/throughput.py --skip-aec --workers 1,2 --batch-sizes 4096    # no taskset: k cores
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
 import time
+from pathlib import Path
 
 import numpy as np
 from gymnasium import spaces
@@ -133,7 +143,7 @@ def batched(name: str, num_envs: int, seconds: float) -> tuple:
         best_total = min(best_total, clock() - t0)
         best_step = min(best_step, in_step)
     n = per_window * num_envs
-    return n / best_step, n / best_total, venv.engine.state_nbytes()
+    return n / best_step, n / best_total, venv.engine.state_nbytes()  # workers=1: the in-process env
 
 
 def split(name: str, num_envs: int, steps: int = 60) -> dict:
@@ -231,6 +241,9 @@ def main(argv=None) -> list:
     ap.add_argument("--split", action="store_true", help="where a batched step's time goes (largest batch)")
     ap.add_argument("--floor", action="store_true", help="also PettingZoo's floor (no game, its wrappers)")
     ap.add_argument("--skip-aec", action="store_true", help="only the batched figures (and the floor)")
+    ap.add_argument("--workers", type=worker_counts, default=None,
+                    help="worker-scaling table: comma-separated process counts, or 'all' (1..os.cpu_count())")
+    ap.add_argument("--write-docs", action="store_true", help="write the batched tables into docs/guides/speed.md")
     args = ap.parse_args(argv)
     rows = []
     if args.floor:
@@ -241,6 +254,10 @@ def main(argv=None) -> list:
         rows += aec_table(args)
     if args.batched or args.split:
         rows += batched_table(args)
+    if args.workers:
+        rows += workers_table(args)
+    if args.write_docs:
+        write_docs(rows, args)
     return rows
 
 
@@ -277,6 +294,137 @@ def batched_table(args) -> list:
                 f"{k} {v:,.0f} us ({v / total:.0%})" for k, v in parts.items()), flush=True)
             rows.append({"env": name, "batch": b, "split_us": parts})
     return rows
+
+
+def worker_counts(text: str) -> list:
+    """``--workers``: "1,2,4" or "all" (1 up to os.cpu_count())."""
+    if text == "all":
+        return list(range(1, (os.cpu_count() or 1) + 1))
+    try:
+        counts = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--workers {text!r}: comma-separated ints (1,2,4) or 'all'") from None
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"--workers {text!r}: every count at least 1")
+    return counts
+
+
+def _cpu_seconds(pids) -> np.ndarray:
+    """CPU seconds (user + system) of each process of ``pids`` so far, from /proc (0 where it is missing)."""
+    out = np.zeros(len(pids))
+    for i, pid in enumerate(pids):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[i] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def workers_scaling(name: str, num_envs: int, counts: list, seconds: float, rounds: int = 3) -> dict:
+    """Per process count ``k``: (decisions/s of ``venv.step`` by wall time, the best window of 10 steps or
+    more; CPU seconds per step of the busiest process). The envs of every ``k`` live side by side and are
+    measured in turn, ``rounds`` times (so a slow spell of the machine hits every ``k``)."""
+    from kozel_env import vector
+
+    envs = {k: vector.make(name, num_envs, seed=0, workers=k) for k in counts}
+    try:
+        gens = {k: np.random.default_rng(0) for k in counts}
+        for k, venv in envs.items():
+            venv.reset()
+            for _ in range(20):
+                venv.step(venv.sample_actions(gens[k]))
+        per_window = max(10, 40_000 // num_envs)
+        best = dict.fromkeys(counts, float("inf"))
+        cpu = dict.fromkeys(counts, 0.0)
+        steps = dict.fromkeys(counts, 0)
+        for _ in range(rounds):
+            for k, venv in envs.items():
+                pids = getattr(venv, "worker_pids", ())
+                mine, w0 = 0.0, _cpu_seconds(pids)
+                t_end = time.perf_counter() + seconds / rounds
+                while time.perf_counter() < t_end or steps[k] == 0:
+                    wall = 0.0
+                    for _ in range(per_window):
+                        a = venv.sample_actions(gens[k])
+                        t0, c0 = time.perf_counter(), time.process_time()
+                        venv.step(a)
+                        wall += time.perf_counter() - t0
+                        mine += time.process_time() - c0  # this process: its step only, not the player
+                    best[k] = min(best[k], wall)
+                    steps[k] += per_window
+                cpu[k] += max([mine, *(_cpu_seconds(pids) - w0)])
+        return {k: (per_window * num_envs / best[k], cpu[k] / steps[k]) for k in counts}
+    finally:
+        for venv in envs.values():
+            venv.close()
+
+
+def workers_table(args) -> list:
+    from kozel_env import vector
+
+    b = max(args.batch_sizes)
+    rows = []
+    print(f"\n{'batched env':<24}{'B':>6}{'workers':>8}{'step decisions/s':>18}{'/ workers=1':>12}"
+          f"{'busiest ms/step':>16}{'own-core decisions/s':>22}   (os.cpu_count() = {os.cpu_count()})")
+    for name in [n for n in args.env if n in vector.BATCHED]:
+        scaling = workers_scaling(name, b, args.workers, args.seconds)
+        base = scaling[args.workers[0]][0]
+        for k, (rate, cpu) in scaling.items():
+            own = b / cpu if cpu else float("nan")
+            rows.append({"env": name, "batch": b, "workers": k, "batched_step_decisions_per_s": rate,
+                         "ratio_to_first": rate / base, "busiest_cpu_s_per_step": cpu, "own_core_decisions_per_s": own})
+            print(f"{name:<24}{b:>6}{k:>8}{rate:>18,.0f}{rate / base:>12.2f}{cpu * 1e3:>16.2f}{own:>22,.0f}",
+                  flush=True)
+    return rows
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "guides" / "speed.md"
+MARKER = "GENERATED BATCHED SPEED (python benchmarks/throughput.py --batched --workers 1,2 --write-docs)"
+
+
+def speed_markdown(rows: list) -> str:
+    """The docs' batched tables from a run's rows: decisions/s per batch size, and per process count."""
+    aec = {r["env"]: r["aec_decisions_per_s"] for r in rows if "aec_decisions_per_s" in r}
+    batch = [r for r in rows if "batched_decisions_per_s" in r]
+    sizes = sorted({r["batch"] for r in batch})
+    out = []
+    if batch:
+        big = max(sizes)
+        out += ["| environment | AEC path | " + " | ".join(f"B = {b}" for b in sizes) + f" | B = {big} with player"
+                " | state bytes/game |", "|---|" + "---:|" * (len(sizes) + 3)]
+        for name in dict.fromkeys(r["env"] for r in batch):
+            mine = {r["batch"]: r for r in batch if r["env"] == name}
+            cells = [f"{aec[name]:,.0f}" if name in aec else "",
+                     *(f"{mine[b]['batched_step_decisions_per_s']:,.0f}" for b in sizes),
+                     f"{mine[big]['batched_decisions_per_s']:,.0f}", str(mine[big]["state_bytes_per_game"])]
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
+        if "pettingzoo_floor" in aec:
+            out.append(f"| PettingZoo floor | {aec['pettingzoo_floor']:,.0f} |" + " |" * (len(sizes) + 2))
+    scaling = [r for r in rows if "workers" in r]
+    if scaling:
+        counts = sorted({r["workers"] for r in scaling})
+        out += ["", f"| environment (B = {scaling[0]['batch']}) | " + " | ".join(
+            f"workers = {k}" for k in counts) + " | " + " | ".join(
+            f"own cores, workers = {k}" for k in counts) + " |", "|---|" + "---:|" * (2 * len(counts))]
+        for name in dict.fromkeys(r["env"] for r in scaling):
+            mine = {r["workers"]: r for r in scaling if r["env"] == name}
+            cells = [f"{mine[k]['batched_step_decisions_per_s']:,.0f} ({mine[k]['ratio_to_first']:.2f}x)"
+                     for k in counts]
+            cells += [f"{mine[k]['own_core_decisions_per_s']:,.0f}" for k in counts]
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def write_docs(rows: list, args) -> None:
+    text = DOCS.read_text()
+    begin, end = f"<!-- BEGIN {MARKER} -->", "<!-- END GENERATED BATCHED SPEED -->"
+    pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{DOCS}: no {begin} ... {end} block to write")
+    DOCS.write_text(pattern.sub(lambda _: f"{begin}\n\n{speed_markdown(rows)}\n\n{end}", text))
+    print(f"wrote the batched tables into {DOCS}")
 
 
 if __name__ == "__main__":

@@ -4,15 +4,18 @@
     venv = vector.make("dominoes_v0", num_envs=4096, seed=0)
     ts = venv.reset()                       # ts.seat, ts.obs, ts.mask, ts.rewards, ts.done
     ts = venv.step(actions)
+    venv = vector.make("dominoes_v0", num_envs=4096, seed=0, workers=2)   # the same games, in 2 processes
 
-:mod:`.env` documents the API (self-play and single-learner modes, seeds, rewards, auto-reset);
+:mod:`.env` documents the API (self-play and single-learner modes, seeds, rewards, auto-reset, ``workers``);
+:mod:`.workers` the processes over shared memory;
 :mod:`.engine` the batched-engine contract; the engines: :mod:`.dominoes` (dominoes_v0, sea_goat_v0),
 :mod:`.dominoes_stock` (dominoes_ffa_v0, boneyard_v0: the stock and the table's knowledge), :mod:`.donkey`
 (donkey_v0), :mod:`.queens_and_jacks`, :mod:`.beat_or_discard` and :mod:`.six_of_spades`.
 """
 from __future__ import annotations
 
-from .env import BATCHED, TimeStep, VectorEnv, make, random_actions
+from .env import BATCHED, TimeStep, VectorEnv, random_actions
 from .rng import seeds_from
+from .workers import ShardedVectorEnv, make
 
-__all__ = ["BATCHED", "TimeStep", "VectorEnv", "make", "random_actions", "seeds_from"]
+__all__ = ["BATCHED", "ShardedVectorEnv", "TimeStep", "VectorEnv", "make", "random_actions", "seeds_from"]

@@ -33,7 +33,19 @@ Two modes:
   (uniform over the legal moves), a callable ``f(obs, mask) -> actions`` on a batch, an object with
   ``act_batch(obs, mask)`` (the shipped trained agents, ``agents.load(env)``) or ``act(obs, mask)``
   (any bot that needs no engine state, asked row by row), or a bot name of :mod:`agents`
-  (``"greedy"``, ``"normal"``); the ``pimc`` bots need the engine state and are refused.
+  (``"greedy"``, ``"normal"``); the ``pimc`` bots need the engine state and are refused. The random
+opponent of game ``b`` draws from a stream of its own, seeded from the game's seed at ``reset``, so its
+moves do not depend on the batch around it.
+
+All cores: ``vector.make(..., workers=k)`` cuts the batch in ``k`` shards (shard ``i``: games ``i * B // k`` up
+to ``(i + 1) * B // k``) stepped by ``k`` processes, the caller's and ``k - 1`` workers, over shared memory
+(:mod:`kozel_env.vector.workers`): the same API and, since every game plays from its own seeds, the same
+results as one process, whatever ``k`` (``tests/vector/test_workers.py``). ``workers`` is None or 1 (this
+process alone, the default) or an int up to ``num_envs``; with ``k`` > 1 the opponent is None or
+``"random"`` (another opponent is an object of this process: refused). ``close()`` or a ``with`` block stops
+the workers (so do garbage collection and the interpreter's exit; a worker whose parent dies exits too). A
+process steps at most ``B / k`` games, and numpy's cost per call grows in share as a batch shrinks, so ``k``
+processes give less than ``k`` times the decisions (``docs/guides/speed.md``).
 
 Options: the env's rules options and ``episode`` / ``reward`` as in the AEC env (one check,
 :data:`kozel_env.core.aec.ENV_CHECKS`); ``infos``, ``illegal_action`` and rendering belong to the AEC env.
@@ -118,7 +130,7 @@ def sample_from_words(words: np.ndarray, uniform: np.ndarray) -> np.ndarray:
 
 
 def game_seeds(seed, num_envs: int) -> np.ndarray:
-    """The per-game seeds (``uint64[num_envs]``) of a ``seed`` of :func:`make` or ``reset`` (checked by
+    """The per-game seeds (``uint64[num_envs]``) of a ``seed`` of ``vector.make`` or ``reset`` (checked by
     :class:`Seeds` first, so a bad one changes nothing; None: fresh entropy)."""
     seed = Seeds(num_envs)("seed", seed)
     if seed is None:
@@ -209,7 +221,7 @@ class VectorEnv:
                 self._side[idx] = (idx + self._first_game + self._episodes[idx] - 1) % self.engine.num_sides
 
     def reset(self, seed=None) -> TimeStep:
-        """Start a new episode in every game. ``seed``: as in :func:`make` (None: the seed given to
+        """Start a new episode in every game. ``seed``: as in ``vector.make`` (None: the seed given to
         ``make``, or fresh entropy)."""
         eng = self.engine
         seeds = self._game_seeds(self._seed if seed is None else seed)
@@ -392,7 +404,7 @@ _OPPONENT_FORMS = ("None (self-play), 'random', a bot name of agents that needs 
 
 @dataclass(frozen=True)
 class Seeds(Check):
-    """``seed`` of :func:`make` and :meth:`VectorEnv.reset`: None, one seed (the per-game seeds derive from
+    """``seed`` of ``vector.make`` and :meth:`VectorEnv.reset`: None, one seed (the per-game seeds derive from
     it) or ``length`` seeds, one per game. Returns None, an int, or ``uint64[length]``."""
 
     length: int
@@ -429,7 +441,7 @@ class Arguments:
 def check_arguments(env_name, num_envs, seed, opponent, learner_side, episode, reward, rules_options) -> Arguments:
     """Every argument of :class:`VectorEnv` checked, nothing built but the scalar Game of the rules options
     (a bad one raises :class:`InvalidOptionError` naming it, its value and what is allowed)."""
-    _check_env_name(env_name)
+    check_env_name(env_name)
     num_envs = NUM_ENVS_CHECK("num_envs", num_envs)
     seed = Seeds(num_envs)("seed", seed)
     aec_only = [key for key in AEC_ONLY if key in rules_options]
@@ -445,7 +457,7 @@ def check_arguments(env_name, num_envs, seed, opponent, learner_side, episode, r
 
 
 def check_workers(workers, num_envs: int) -> int:
-    """``workers`` of :func:`make`: None or 1 (one process), or an int in 2..num_envs (processes)."""
+    """``workers`` of ``vector.make``: None or 1 (one process), or an int in 2..num_envs (processes)."""
     if workers is None:
         return 1
     if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, (int, np.integer)) \
@@ -455,7 +467,7 @@ def check_workers(workers, num_envs: int) -> int:
     return int(workers)
 
 
-def _check_env_name(env_name) -> None:
+def check_env_name(env_name) -> None:
     if isinstance(env_name, str) and env_name in BATCHED:
         return
     if isinstance(env_name, str) and env_name in ENVIRONMENTS:
@@ -517,17 +529,3 @@ def _batched_opponent(opponent, env_name: str, rules_options: dict, seed):
     if callable(getattr(opponent, "act", None)):
         return lambda obs, mask: np.array([opponent.act(o, m) for o, m in zip(obs, mask)], np.int64)
     return opponent
-
-
-def make(env_name: str, num_envs: int, seed=None, *, workers: int | None = None, **options) -> VectorEnv:
-    """The vector env of ``env_name`` with ``num_envs`` games (see :class:`VectorEnv` and the module
-    docstring); ``options``: ``opponent``, ``learner_side``, ``episode``, ``reward`` and the rules options.
-    ``workers``: None or 1 steps the batch in this process; ``k`` > 1 in ``k`` worker processes, a shard of
-    the games each (:class:`~kozel_env.vector.workers.ShardedVectorEnv`, the same results)."""
-    _check_env_name(env_name)
-    workers = check_workers(workers, NUM_ENVS_CHECK("num_envs", num_envs))
-    if workers == 1:
-        return VectorEnv(env_name, num_envs, seed, **options)
-    from .workers import ShardedVectorEnv  # lazily: the processes' machinery only when asked for
-
-    return ShardedVectorEnv(env_name, num_envs, seed, workers=workers, **options)

@@ -39,10 +39,12 @@ import numpy as np
 from ..core.errors import InvalidOptionError
 from .env import (
     _DEAL_KEYS,
+    NUM_ENVS_CHECK,
     TimeStep,
     VectorEnv,
     check_actions,
     check_arguments,
+    check_env_name,
     check_workers,
     game_seeds,
     sample_from_words,
@@ -286,6 +288,19 @@ class ShardedVectorEnv:
                 info["learner_return"] = v["learner_return"].copy()
         return TimeStep(seat=v["seat"].copy(), obs=out["obs"], mask=out["mask"], rewards=v["rewards"].copy(),
                         done=done, deal_over=deal_over, info=info)
+
+
+def make(env_name: str, num_envs: int, seed=None, *, workers: int | None = None,
+         **options) -> VectorEnv | ShardedVectorEnv:
+    """The vector env of ``env_name`` with ``num_envs`` games (see :class:`VectorEnv` and the module
+    docstring); ``options``: ``opponent``, ``learner_side``, ``episode``, ``reward`` and the rules options.
+    ``workers``: None or 1 steps the batch in this process; ``k`` > 1 in ``k`` processes, this one and ``k - 1``
+    workers, a shard of the games each (:class:`ShardedVectorEnv`, the same results)."""
+    check_env_name(env_name)
+    workers = check_workers(workers, NUM_ENVS_CHECK("num_envs", num_envs))
+    if workers == 1:
+        return VectorEnv(env_name, num_envs, seed, **options)
+    return ShardedVectorEnv(env_name, num_envs, seed, workers=workers, **options)
 
 
 # -- the worker process --------------------------------------------------------------------------------------
