@@ -46,7 +46,12 @@ parameters; a sampled-stochastic game would also need the game's RNG state, ``Ga
 OpenSpiel 2.0.2 does not let a Python game implement: the reason for the explicit chance node above), the
 state as its history plus its pickled engine state (or, before the deal, its deal seed), so a deserialized
 state continues exactly as the original. The deserialized game's Rng starts again from ``rng_seed``; pickle
-(``pickle.dumps(game)``) keeps the Rng's position too.
+(``pickle.dumps(game)``) keeps the Rng's position too. **Text from elsewhere:** OpenSpiel reads a Python
+game's state back with ``pickle.loads`` (``PyState::Deserialize``; a Python game cannot override it), so
+``pyspiel.deserialize_game_and_state`` and ``game.deserialize_state`` run whatever code a crafted string
+names. For any text you did not serialize yourself use :func:`deserialize_game_and_state` and
+:func:`deserialize_state` of this module (:mod:`kozel_env.openspiel_serial`): the same results for a real
+Kozel state, and an :class:`UnsafeStateError` naming the problem, before anything is built, for anything else.
 
 **Observation = information state.** Both the observation tensor and the information state tensor are the
 env's observation of the seat (``Game.observe``; same size, same named parts in the observer's ``dict``);
@@ -87,9 +92,10 @@ a practical bound, like OpenSpiel's backgammon.
 state=, seat=)`` with ``needs_state``), so the arena can seat them (see
 ``examples/integrations/openspiel_ismcts.py``).
 
-**Modules.** This module is the one to import; it re-exports the two that hold the code:
-:mod:`kozel_env.openspiel_game` (parameters, game, state, observer, registration) and
-:mod:`kozel_env.openspiel_search` (the arena agents and :class:`EngineRolloutEvaluator`).
+**Modules.** This module is the one to import; it re-exports the three that hold the code:
+:mod:`kozel_env.openspiel_game` (parameters, game, state, observer, registration),
+:mod:`kozel_env.openspiel_search` (the arena agents and :class:`EngineRolloutEvaluator`) and
+:mod:`kozel_env.openspiel_serial` (loading serialized states from elsewhere without running their code).
 """
 from __future__ import annotations
 
@@ -111,6 +117,7 @@ from .openspiel_game import (
     to_params,
 )
 from .openspiel_search import DeterminizedMCTSAgent, EngineRolloutEvaluator, ISMCTSAgent
+from .openspiel_serial import STATE_GLOBALS, UnsafeStateError, deserialize_game_and_state, deserialize_state
 
 globals().update({cls.__name__: cls for cls in GAMES.values()})  # DominoesV0Game, ... as before the split
 
@@ -118,4 +125,5 @@ __all__ = [
     "DEAL_LENGTH", "EPISODES", "GAMES", "MATCH_DEALS", "PREFIX", "ZERO_SUM",
     "KozelGame", "KozelObserver", "KozelState", "load_game", "parameter_specification", "to_params",
     "DeterminizedMCTSAgent", "EngineRolloutEvaluator", "ISMCTSAgent",
+    "STATE_GLOBALS", "UnsafeStateError", "deserialize_game_and_state", "deserialize_state",
 ]
