@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
-from kozel_env.core.record import FORMAT
+from kozel_env.core.record import InvalidRecordError, check_record, short
 from kozel_env.registry import ENVIRONMENTS
-from kozel_env.replay import ReplayMismatch, replay
+from kozel_env.replay import ReplayMismatch, parse, replay
 
 from ..base import decide
 from ..registry import make_agent
@@ -14,24 +14,26 @@ from .table import BadRequest, state_view
 
 
 class Replay:
-    """A record, checked by :func:`kozel_env.replay.replay`, with the engine state after every move."""
+    """A record, read and checked by :mod:`kozel_env.replay` (``parse`` for its JSON text, ``check_record``
+    for a parsed object, then ``replay``), with the engine state after every move. Anything that is not a
+    complete and consistent record of a known game is :class:`BadRequest` with one line naming the problem."""
 
     def __init__(self, record, expect_env: str | None = None):
-        if not isinstance(record, dict):
-            raise BadRequest(f"a record must be a JSON object, got {type(record).__name__}")
-        if record.get("format") != FORMAT:
-            raise BadRequest(f"not a {FORMAT} record (format={record.get('format')!r})")
-        env_name = record.get("env")
+        try:
+            record = parse(record) if isinstance(record, (bytes, bytearray, str)) else check_record(record)
+        except InvalidRecordError as e:
+            raise BadRequest(f"not a record: {e}") from None
+        env_name = record["env"]
         if env_name not in ENVIRONMENTS:
-            raise BadRequest(f"the record's game {env_name!r} is not one of {sorted(ENVIRONMENTS)}")
+            raise BadRequest(f"the record's game {short(env_name)} is not one of {sorted(ENVIRONMENTS)}")
         if expect_env is not None and env_name != expect_env:
             raise BadRequest(f"this record is of {env_name}, not of {expect_env}")
         try:
             env, _trace = replay(record)
         except ReplayMismatch as e:
             raise BadRequest(f"the record does not rebuild: {e}") from None
-        except (KeyError, TypeError, ValueError) as e:
-            raise BadRequest(f"malformed record: {type(e).__name__} {e}") from None
+        except InvalidRecordError as e:
+            raise BadRequest(f"malformed record: {e}") from None
         u = env.unwrapped
         self.env_name = env_name
         self.record = record

@@ -34,7 +34,9 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from kozel_env.core.record import InvalidRecordError
 from kozel_env.registry import ENVIRONMENTS
+from kozel_env.replay import load as load_record
 
 from .replays import Replay, hints
 from .table import BOTS, BadRequest, Table, Tables
@@ -48,8 +50,8 @@ MAX_ADVANCE = 50
 """Most bot moves one advance request may ask for."""
 
 
-async def _body(request: Request, limit: int):
-    """The request's JSON body, refused (413) past ``limit`` bytes before reading more, 400 if not JSON."""
+async def _raw_body(request: Request, limit: int) -> bytes:
+    """The request's body, refused (413) past ``limit`` bytes before reading more."""
     size = request.headers.get("content-length")
     if size is not None and size.isdigit() and int(size) > limit:
         raise BadRequest(f"request body of {size} bytes is over the limit of {limit} bytes", 413)
@@ -59,10 +61,16 @@ async def _body(request: Request, limit: int):
         if total > limit:
             raise BadRequest(f"request body is over the limit of {limit} bytes", 413)
         chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _body(request: Request, limit: int):
+    """The request's JSON body (:func:`_raw_body`), 400 if not JSON."""
+    raw = await _raw_body(request, limit)
     try:
-        return json.loads(b"".join(chunks) or b"null")
-    except (ValueError, UnicodeDecodeError) as e:
-        raise BadRequest(f"malformed JSON: {e}") from None
+        return json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise BadRequest(f"malformed JSON: {'nested too deeply' if isinstance(e, RecursionError) else e}") from None
 
 
 def _obj(data) -> dict:
@@ -205,7 +213,7 @@ async def _record(request: Request):
 
 
 async def _new_replay(request: Request):
-    data = await _body(request, MAX_RECORD)
+    data = await _raw_body(request, MAX_RECORD)      # read by kozel_env.replay.parse, as a record file is
     expect = request.query_params.get("env") or None
     r = await run_in_threadpool(Replay, data, expect)
     rid = request.app.state.replays.add(r)
@@ -271,9 +279,8 @@ def main(argv=None) -> None:
     print(f"kozel web table: {url}", flush=True)
     if args.record:
         try:
-            with open(args.record) as f:
-                rid = app.state.replays.add(Replay(json.load(f)))
-        except (OSError, ValueError, BadRequest) as e:
+            rid = app.state.replays.add(Replay(load_record(args.record)))
+        except (InvalidRecordError, BadRequest) as e:
             sys.exit(f"cannot open {args.record}: {e}")
         print(f"replay of {args.record}: {url}#replay={rid}", flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))

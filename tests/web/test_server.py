@@ -252,16 +252,33 @@ def test_a_record_replays_forward_and_back_as_any_viewer(client):
 
 
 @pytest.mark.parametrize("edit, status, words", [
-    (lambda r: r.update(format="other/1"), 400, "not a kozel_env.record/1"),
+    (lambda r: r.update(format="other/1"), 400, "format='other/1' is not allowed"),
     (lambda r: r.update(env="chess_v0"), 400, "chess_v0"),
     (lambda r: r["events"][3].update(action=0), 400, "does not rebuild"),
-    (lambda r: r.pop("engine_seed"), 400, "malformed record"),
+    (lambda r: r.pop("engine_seed"), 400, "missing key(s) ['engine_seed']"),
 ])
 def test_a_bad_record_is_refused(client, edit, status, words):
     rec = _watched_record(client)
     edit(rec)
     r = client.post("/api/replays", content=json.dumps(rec))
     assert r.status_code == status and words in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize("body, words", [
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b"", "empty"),
+    (b'{"format": "kozel_env.record/1", "env": ', "ends early"),
+    (b"\xff\xfe{}", "not UTF-8"),
+    (b"[1, 2]", "a record is a JSON object"),
+    (b'{"x": NaN}', "not a JSON number"),
+    (b'{"n": ' + b"9" * 5000 + b"}", "4300 digits"),
+], ids=["deep", "empty", "truncated", "not-utf8", "list", "nan", "huge-number"])
+def test_an_upload_that_is_not_a_record_is_one_clear_400(client, body, words):
+    """A record upload is read as a record file is (kozel_env.replay.parse): one line, never a 500."""
+    before = len(client.app.state.replays)
+    r = client.post("/api/replays", content=body)
+    assert r.status_code == 400 and words in r.json()["error"] and "\n" not in r.json()["error"], r.text
+    assert len(client.app.state.replays) == before
 
 
 def test_a_record_of_another_game_is_refused_where_a_game_is_expected(client):
@@ -365,3 +382,15 @@ def test_a_whole_match_of_every_game_is_played_by_a_human_seat(client, env_name)
     assert m["deals"] == len(v["results"]) >= 1 and m["winners"] and m["ended_by"] != "single_deal"
     assert set(m["goats"]) <= set(m["losers"])      # six_of_spades_v0's rules name no goats (RULES C3)
     assert [r["deal"] for r in v["results"]] == list(range(1, m["deals"] + 1))
+
+
+@pytest.mark.parametrize("text, words", [("[" * 100_000, "nested too deeply"), ("{}", "format")],
+                         ids=["deep", "no-format"])
+def test_a_bad_record_on_the_command_line_is_one_line_and_no_server(tmp_path, text, words):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    out = subprocess.run([sys.executable, "-m", "agents.web", "--port", "0", "--record", str(path)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.strip().startswith(f"cannot open {path}:") and words in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
