@@ -1,18 +1,21 @@
 """``beat_or_discard_v0`` batched (issue 34): ``B`` matches of one rules config stepped together, bit for bit
 the scalar engine :mod:`kozel_env.cards.beat_or_discard` (seed 002, RULES C1).
 
-Design: the card game's moves are sets built card by card (leads of 1-6 cards, beating sets found by
-suit-wise matching, discards, equalising, claims that take a round back, C1.3-C1.13), and almost every
-decision of random play ends in such a set's confirmation or a forced one (about 80%: a pick is followed
-by a forced ``lead`` / ``beat`` / ``discard`` more often than not), whose consequences (the turn order of
-C1.4-C1.7, the automatic round end, claims, the trick, equalising, refill, trump from the bottom card, the
-score and the match end) are the bulk of the rules. So each game keeps its scalar
-:class:`~kozel_env.cards.beat_or_discard.engine.BeatOrDiscardState` (``states``, an object array) and a
-decision is that state's own ``apply_action`` -- identical by construction, the scalar tables and code
-being the only rules. What is batched is everything around it: the masks (the scalar ``legal_mask`` ints
-packed into ``legal_words`` and unpacked in one call), the observations (the scalar builder's packed int
-per game, unpacked for the whole batch in one call, every position from the scalar ``obs_spec``), the deal
-and match outputs (from the scalar results), the seeds and the auto-reset.
+Design (a hybrid): the state of every game is held as arrays (struct of arrays, the scalar field names:
+``hands``, ``table_up``, ``table_down``, ``known``, ``laid_down``, ``claims`` per seat; ``piles``,
+``piles_up``, ``scores`` per side; ``top``, ``lead``, ``phase``, ``picked``, ``owed``, ``offered``, the
+legal beating sets ``beats`` ... per game; card and action sets as int64 masks), and the moves inside a round
+-- the picks, the lead, the beats and discards with the turn order that follows them (C1.3-C1.7, C1.15), the
+claim question before the lead (C1.13) and every forced step -- are array operations over all games at once
+(:mod:`.beat_or_discard_moves`); the observations and masks are built from the arrays
+(:mod:`.beat_or_discard_views`). The rest -- the end of a round (the trick, equalising, refill, trump from
+the bottom card, four of a kind, the score, the next deal, the match end: C1.8-C1.17), an equalising move
+and a claim that takes a round back -- is the scalar engine's own code: each game keeps its scalar
+:class:`~kozel_env.cards.beat_or_discard.engine.BeatOrDiscardState` (``states``), and a game whose move
+reaches one of those points is *handed off*: its arrays are written into its scalar state, the scalar
+method is called where the scalar ``apply_action`` would call it, then the scalar ``_run_forced``, and
+the state is read back into the arrays. So the scalar state is the source of truth at those rarer points
+and the arrays in between.
 
 Two cases of the scalar engine the batch treats specially:
 
@@ -25,22 +28,27 @@ Two cases of the scalar engine the batch treats specially:
 """
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from ..cards.beat_or_discard.game import BeatOrDiscardGame
-from .bits import unpack_mask
+from ..cards.beat_or_discard.tables import PH_OVER
+from . import beat_or_discard_moves as moves
+from . import beat_or_discard_views as views
+from .bits import Packer, unpack_mask
 from .engine import BatchedGame
 
-
-class _PackedSpec:
-    """Stands for the scalar ``obs_spec`` in a copy of the game: ``unpack_bits`` returns the packed int, so
-    that the scalar builder's ints of a whole batch are unpacked in one call."""
-
-    @staticmethod
-    def unpack_bits(packed: int, count: int | None = None) -> int:
-        return packed
+I64 = np.int64
+SEAT_LISTS = ("hands", "table_up", "table_down", "known", "laid_down", "claims")
+"""Per-seat fields of the scalar state held as ``int64[B, n]``."""
+SIDE_LISTS = ("piles", "piles_up")
+"""Per-side fields (with the ledger's ``scores``) held as ``int64[B, S]``."""
+GAME_FIELDS = ("top", "lead", "revealed", "locked", "acted", "out", "trump", "phase", "current_player", "picked",
+               "owed", "offered", "leader", "last_beater", "best_claim", "claim_stop", "first_game",
+               "diamond_leader", "stock", "terminal")
+"""Per-game fields of the scalar state held as ``int64[B]`` (with the ledger's ``eggs`` streak)."""
+MOVED = ("top", "lead", "locked", "acted", "best_claim", "leader", "last_beater", "phase", "current_player",
+         "picked", "owed", "offered")
+"""The per-game fields the array moves change (written back before a hand-off)."""
 
 
 class BatchedBeatOrDiscard(BatchedGame):
@@ -50,73 +58,136 @@ class BatchedBeatOrDiscard(BatchedGame):
     engine_id = BeatOrDiscardGame.engine_id
     points_lost = True
     """C1.1: penalty points; ``seat_points`` is minus ``written`` of the seat's side (the scalar results')."""
-    STATE = ("states",)
-    """The scalar states (the ledger is theirs); ``state_nbytes`` counts only the reference to each."""
+    STATE = ("states", "scores", "eggs", "beats", "handoff", "handoff_arg") + SEAT_LISTS + SIDE_LISTS + tuple(
+        f for f in GAME_FIELDS if f != "current_player")
     LEDGERS = ()
 
     def __init__(self, game: BeatOrDiscardGame, num_envs: int, single_deal: bool = False):
         super().__init__(game, num_envs, single_deal)
-        self.states = np.full(self.num_envs, None, object)
+        B, n, S = self.num_envs, self.num_players, self.num_sides
+        self.states = np.full(B, None, object)
+        for name in SEAT_LISTS:
+            setattr(self, name, np.zeros((B, n), I64))
+        for name in SIDE_LISTS + ("scores",):
+            setattr(self, name, np.zeros((B, S), I64))
+        for name in GAME_FIELDS + ("eggs", "handoff", "handoff_arg"):
+            setattr(self, name, np.zeros(B, I64))
+        self.beats = np.zeros((B, moves.MAX_SETS), I64)
         self.current_player[:] = -1
+        self.phase[:] = PH_OVER
+        self.terminal[:] = 1
+        self.claim_floor = self.rules.claim_floor
         self._setup = {"single_deal": True} if self.single_deal else None
-        self._packed_game = copy.copy(game)
-        self._packed_game.obs_spec = _PackedSpec()
-        self._obs_bytes = (self.obs_size + 7) // 8
-        self._legal_ints = np.zeros(self.num_envs, np.uint64)
+        self.packer = Packer(game.obs_spec, self.obs_size)
+        moves._tables()
 
-    def _sized(self) -> None:
-        self._legal_ints = np.zeros(self.num_envs, np.uint64)
+    # -- the scalar states ---------------------------------------------------------------------------------
+    def _read(self, idx: np.ndarray) -> None:
+        """The arrays of games ``idx`` from their scalar states."""
+        sts = self.states[idx].tolist()
+        if not sts:
+            return
+        n, S = self.num_players, self.num_sides
+        seats = np.array([st.hands + st.table_up + st.table_down + st.known + st.laid_down + st.claims
+                          for st in sts], I64).reshape(len(sts), len(SEAT_LISTS), n)
+        for k, name in enumerate(SEAT_LISTS):
+            getattr(self, name)[idx] = seats[:, k]
+        sides = np.array([st.piles + st.piles_up + st.ledger.scores for st in sts], I64).reshape(len(sts), 3, S)
+        self.piles[idx], self.piles_up[idx], self.scores[idx] = sides[:, 0], sides[:, 1], sides[:, 2]
+        names = GAME_FIELDS
+        rows = np.array([[getattr(st, f) for f in names] + [st.ledger.eggs_streak] for st in sts], I64)
+        for k, name in enumerate(names):
+            getattr(self, name)[idx] = rows[:, k]
+        self.eggs[idx] = rows[:, -1]
+        beats = np.zeros((len(sts), moves.MAX_SETS), I64)
+        for k, st in enumerate(sts):
+            bs = st.legal_beats
+            if bs:
+                beats[k, :len(bs)] = bs
+        self.beats[idx] = beats
+
+    def _write(self, idx: np.ndarray) -> None:
+        """The scalar states of games ``idx`` from the arrays the moves change."""
+        seats = np.concatenate([getattr(self, name)[idx] for name in SEAT_LISTS], axis=1).tolist()
+        rows = np.stack([getattr(self, f)[idx] for f in MOVED], axis=1).tolist()
+        beats = self.beats[idx].tolist()
+        n = self.num_players
+        for st, sr, row, bs in zip(self.states[idx].tolist(), seats, rows, beats):
+            (st.hands, st.table_up, st.table_down, st.known, st.laid_down,
+             st.claims) = (sr[k * n:(k + 1) * n] for k in range(len(SEAT_LISTS)))
+            (st.top, st.lead, st.locked, st.acted, st.best_claim, st.leader, st.last_beater, st.phase,
+             st.current_player, st.picked, st.owed, st.offered) = row
+            st.legal_beats = tuple(b for b in bs if b)
+            st.legal_cache = -1
+            st.events = []
 
     # -- matches -----------------------------------------------------------------------------------------
     def start(self, idx: np.ndarray, seeds: np.ndarray) -> None:
         """New matches in games ``idx``: ``game.new_state(seed)`` (a match over at its set-up is skipped,
         see the module docstring)."""
-        idx = np.asarray(idx, np.int64)
+        idx = np.asarray(idx, I64)
         seeds = np.asarray(seeds, np.uint64)
-        new_state, setup, states, cp = self.game.new_state, self._setup, self.states, self.current_player
+        new_state, setup, states = self.game.new_state, self._setup, self.states
         for k in range(len(idx)):
             b = int(idx[k])
             st = new_state(int(seeds[k]), setup)
             while st.terminal:  # over before any decision (C1.14): the next match of the stream
                 st = new_state(int(self.next_seeds(np.array([b]))[0]), setup)
             states[b] = st
-            cp[b] = st.current_player
+        self.handoff[idx] = 0
+        self._read(idx)
 
     def apply(self, actions: np.ndarray) -> None:
-        """``apply_action(actions[b])`` in every game (its forced steps included); the deal and match
-        outputs from the scalar results; a finished match restarts at once with ``autoreset``."""
+        """One decision in every game (its forced steps included): the array moves, then the hand-offs to
+        the scalar code; the deal and match outputs from the scalar results; a finished match restarts at
+        once with ``autoreset``."""
         self.clear_outputs()
-        states, cp = self.states, self.current_player
-        ended = []
-        over = []
-        earlier = []  # (game, deals ended): a step that ended more than one deal
-        acts = np.asarray(actions, np.int64).tolist()
-        for b in range(self.num_envs):
+        acts = np.asarray(actions, I64)
+        idx = np.flatnonzero(self.phase != PH_OVER)
+        self.handoff[:] = 0
+        moves.step(self, idx, acts[idx])
+        handed = np.flatnonzero(self.handoff)
+        if len(handed):
+            self._continue(handed)
+
+    def _continue(self, idx: np.ndarray) -> None:
+        """The scalar code from where the array moves handed games ``idx`` off, then the outputs."""
+        self._write(idx)
+        states = self.states
+        ended, over, earlier = [], [], []
+        kinds, args = self.handoff[idx].tolist(), self.handoff_arg[idx].tolist()
+        for b, kind, arg in zip(idx.tolist(), kinds, args):
             st = states[b]
             before = st.deals_played
-            st.apply_action(acts[b])
+            if kind == moves.END_ROUND:
+                st._end_round()
+            elif kind == moves.CLAIM_BACK:
+                st._claim(st.current_player)
+            else:
+                st._equalise(st.current_player, arg)
+            st._run_forced()
             if st.deals_played != before:
                 ended.append(b)
                 if st.deals_played - before > 1:
                     earlier.append((b, st.deals_played - before))
                 if st.terminal:
                     over.append(b)
-            cp[b] = st.current_player
+        self._read(idx)
         if ended:
-            self._deal_outputs(np.array(ended, np.int64))
+            self._deal_outputs(np.array(ended, I64))
         for b, k in earlier:  # the reward of ``reward="points"`` holds every deal the step ended, as the AEC env's
             for res in states[b].results[-k:-1]:
                 self.step_points[b] += res["seat_points"]
         if over:
-            idx = np.array(over, np.int64)
-            self._match_outputs(idx)
+            done = np.array(over, I64)
+            self._match_outputs(done)
             if self.autoreset:
-                self.start(idx, self.next_seeds(idx))
+                self.start(done, self.next_seeds(done))
 
     def _deal_outputs(self, idx: np.ndarray) -> None:
         S = self.num_sides
-        written = np.zeros((len(idx), S), np.int64)
-        scores = np.zeros((len(idx), S), np.int64)
+        written = np.zeros((len(idx), S), I64)
+        scores = np.zeros((len(idx), S), I64)
         winners = np.zeros((len(idx), S), bool)
         eggs = np.zeros(len(idx), bool)
         for k, b in enumerate(idx.tolist()):
@@ -142,33 +213,31 @@ class BatchedBeatOrDiscard(BatchedGame):
         """``int8[B, 40]``: ``legal_actions()`` of every game (also packed in ``legal_words``)."""
         if out is None:
             out = np.empty((self.num_envs, self.num_actions), np.int8)
-        ints = self._legal_ints
-        ints[:] = [st.legal_mask() for st in self.states]
-        self.legal_words = ints[:, None].copy()
+        m = views.masks(self, np.arange(self.num_envs))
+        self.legal_words = m.astype(np.uint64)[:, None]
         unpack_mask(self.legal_words, self.num_actions, out)
         return out
 
     def observe(self, out: np.ndarray | None = None) -> np.ndarray:
-        """``game.observe(state, current_player)`` of every game (seat 0 where a match is over): the scalar
-        builder's packed ints, unpacked in one call."""
+        """``game.observe(state, current_player)`` of every game (seat 0 where a match is over)."""
         if out is None:
             out = np.empty((self.num_envs, self.obs_size), np.float32)
-        observe, nb = self._packed_game.observe, self._obs_bytes
-        raw = b"".join(observe(st, max(st.current_player, 0)).to_bytes(nb, "little") for st in self.states)
-        packed = np.frombuffer(raw, np.uint8).reshape(self.num_envs, nb)
-        out[:] = np.unpackbits(packed, axis=1, count=self.obs_size, bitorder="little")
-        return out
+        return views.observe(self, out)
 
     def oracle(self, out: np.ndarray | None = None) -> np.ndarray:
-        """``game.oracle(state)`` of every game."""
+        """``game.oracle(state)`` of every game (the scalar states brought up to date first)."""
         if out is None:
             out = np.empty((self.num_envs, self.oracle_size), np.float32)
+        live = np.flatnonzero(self.phase != PH_OVER)
+        self._write(live)
         oracle = self.game.oracle
         for b, st in enumerate(self.states):
             out[b] = oracle(st)
         return out
 
     def move_names(self, b: int, actions: list) -> list:
-        """The moves ``actions`` of game ``b`` as ``"id=notation"`` (its state names lead / beat, pass / done)."""
+        """The moves ``actions`` of game ``b`` as ``"id=notation"`` (its phase names lead / beat, pass / done)."""
+        if self.phase[b] != PH_OVER:
+            self._write(np.array([b]))
         st = self.states[b]
         return [f"{a}={self.game.action_to_string(st, a)}" for a in actions]

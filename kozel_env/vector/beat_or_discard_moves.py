@@ -1,0 +1,283 @@
+"""``beat_or_discard_v0`` batched: the moves inside a round as array operations (the scalar
+:mod:`kozel_env.cards.beat_or_discard.engine`'s ``_apply``, ``_run_forced``, ``_lead`` / ``_beat`` /
+``_discard``, the turn order ``_after`` / ``_offer_answer`` / ``_offer_rebeat`` / ``_alive``, the claim
+question before the lead ``_ask_claims`` and a claim in it), for many games at once.
+
+Each function works on the games ``idx`` (an int array) of the engine ``e`` and mirrors the scalar method of
+the same name line for line. Where the scalar code goes on into the end of a round (``_end_round``: the
+trick, equalising, the refill, the deal and the score), an equalising (``_equalise``) or a claim after the
+lead (``_claim``, which takes the round back), the game is *handed off*: :func:`hand_off` records which
+scalar method to call; the engine then writes the game's arrays into its scalar state, calls that method
+and the scalar ``_run_forced``, exactly where the scalar ``apply_action`` would, and reads the state back.
+
+Beating sets (C1.3) are every subset of the hand of ``popcount(top)`` cards that passes the suit-wise test
+of :mod:`kozel_env.cards.beat_or_discard.beats` (its ``_dominates`` / ``_covers`` per 9-bit suit chunk,
+tabulated once over every disjoint (top chunk, cards chunk) pair).
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from ..cards.beat_or_discard import beats as scalar_beats
+from ..cards.beat_or_discard.tables import (
+    A_CLAIM,
+    A_DOWN,
+    A_PASS,
+    A_PLAY,
+    B_CLAIM,
+    B_PASS,
+    PH_ANSWER,
+    PH_CLAIM,
+    PH_EQUALISE,
+    PH_LEAD,
+    PH_REBEAT,
+)
+from .beat_or_discard_views import SUIT_SHIFTS, bit_length, claim_possible, claimable, longest_suit, masks, pc
+
+I64 = np.int64
+MAX_HAND = 6
+MAX_SETS = 20
+"""At most C(6, 3) beating sets: a set has ``popcount(top)`` cards of a hand of at most six."""
+END_ROUND, CLAIM_BACK, EQUALISE = 1, 2, 3
+"""Hand-off kinds: the scalar ``_end_round()``, ``_claim(p)``, ``_equalise(p, s)``."""
+
+_TABLES: dict = {}
+
+
+def _tables() -> tuple:
+    """``(NTOK, TROK, SEL)``: NTOK / TROK ``[top_chunk * 512 + cards_chunk]`` -- the cards of a non-trump /
+    the trump suit are a legal part of a beat of that suit's top cards (beats._dominates / beats._covers and
+    the counts of beats._nt_entry / beats._tr_entry); SEL ``[hand_count, k, j, i]`` -- card ``i`` of the hand
+    is in its ``j``-th ``k``-subset."""
+    if not _TABLES:
+        nt = np.zeros(512 * 512, bool)
+        tr = np.zeros(512 * 512, bool)
+        for ts in range(512):
+            tops = scalar_beats._strengths(ts)
+            free = 511 & ~ts
+            for cs in scalar_beats._subsets(free):
+                k, n = cs.bit_count(), len(tops)
+                nt[ts * 512 + cs] = k <= n and (cs == 0 or scalar_beats._dominates(cs, tops))
+                tr[ts * 512 + cs] = k >= n and (n == 0 or scalar_beats._covers(cs, tops))
+        sel = np.zeros((MAX_HAND + 1, MAX_HAND + 1, MAX_SETS, MAX_HAND), I64)
+        for hc in range(MAX_HAND + 1):
+            for k in range(1, hc + 1):
+                for j, combo in enumerate(combinations(range(hc), k)):
+                    sel[hc, k, j, list(combo)] = 1
+        _TABLES.update(nt=nt, tr=tr, sel=sel)
+    return _TABLES["nt"], _TABLES["tr"], _TABLES["sel"]
+
+
+def beat_sets(h: np.ndarray, top: np.ndarray, trump: np.ndarray) -> np.ndarray:
+    """beats.beat_sets of each (hand, top, trump) as ``int64[m, MAX_SETS]`` (0: no set; order aside)."""
+    nt, tr, sel = _tables()
+    m = len(h)
+    cards = np.zeros((m, MAX_HAND), I64)
+    x = h.copy()
+    for i in range(MAX_HAND):
+        low = x & -x
+        cards[:, i] = low
+        x ^= low
+    k = pc(top)
+    cand = (sel[pc(h), k] * cards[:, None, :]).sum(axis=2)
+    ok = cand != 0
+    for s, sh in enumerate(SUIT_SHIFTS):
+        key = ((top >> sh & 511) << 9)[:, None] | (cand >> sh & 511)
+        ok &= np.where((trump == s)[:, None], tr[key], nt[key])
+    return np.where(ok, cand, 0)
+
+
+def hand_off(e, idx: np.ndarray, kind: int, arg: np.ndarray | int = 0) -> None:
+    e.handoff[idx] = kind
+    e.handoff_arg[idx] = arg
+
+
+def decide(e, idx, phase, q, owed=0, offered=0, beats=None) -> None:
+    """engine._decide: seat ``q`` is to decide in ``phase``, nothing picked."""
+    e.phase[idx] = phase
+    e.current_player[idx] = q
+    e.owed[idx] = owed
+    e.offered[idx] = offered
+    e.beats[idx] = 0 if beats is None else beats
+    e.picked[idx] = 0
+
+
+def step(e, idx: np.ndarray, actions: np.ndarray) -> None:
+    """engine.apply_action in games ``idx``: the action, then every forced step (``_run_forced``)."""
+    apply(e, idx, actions)
+    live = idx[e.handoff[idx] == 0]
+    while len(live):
+        picked, ph, cp = e.picked[live], e.phase[live], e.current_player[live]
+        ask = (picked == 0) & ((ph == PH_CLAIM) | ((ph == PH_ANSWER) & claim_possible(e, live, cp)))
+        live, picked, ph, cp = live[~ask], picked[~ask], ph[~ask], cp[~ask]
+        h = e.hands[live, cp]
+        whole = ((~e.beats[live].any(axis=1)) & (e.offered[live] == 0) & (picked == 0) & (ph >= PH_ANSWER)
+                 & (e.owed[live] == pc(h)))
+        m = masks(e, live)
+        single = ~whole & ((m & (m - 1)) == 0)
+        e.picked[live[whole]] = h[whole]
+        go = whole | single
+        live = live[go]
+        apply(e, live, np.where(whole[go], A_DOWN, bit_length(m[go]) - 1))
+        live = live[e.handoff[live] == 0]
+
+
+def apply(e, idx: np.ndarray, a: np.ndarray) -> None:
+    """engine._apply of action ``a[k]`` in game ``idx[k]``."""
+    pick = a < 36
+    e.picked[idx[pick]] |= np.left_shift(1, a[pick])
+    ph = e.phase[idx]
+    for act, fn in ((A_PLAY, _play), (A_DOWN, _down), (A_PASS, _pass), (A_CLAIM, _claim)):
+        w = a == act
+        if w.any():
+            fn(e, idx[w], ph[w])
+
+
+def _play(e, idx, ph) -> None:
+    s = e.picked[idx]
+    e.picked[idx] = 0
+    p = e.current_player[idx]
+    e.hands[idx, p] &= ~s
+    e.table_up[idx, p] |= s
+    e.known[idx, p] &= ~s
+    e.top[idx] = s
+    e.last_beater[idx] = p
+    lead = ph == PH_LEAD
+    e.lead[idx[lead]] = s[lead]
+    e.acted[idx[~lead]] |= np.left_shift(1, p[~lead])
+    after(e, idx, p)
+
+
+def _down(e, idx, ph) -> None:
+    s = e.picked[idx]
+    e.picked[idx] = 0
+    eq = ph == PH_EQUALISE
+    hand_off(e, idx[eq], EQUALISE, s[eq])
+    idx, s = idx[~eq], s[~eq]
+    p = e.current_player[idx]
+    e.hands[idx, p] &= ~s
+    e.table_down[idx, p] |= s
+    e.laid_down[idx, p] |= s
+    b = np.left_shift(1, p)
+    e.locked[idx] |= b
+    e.acted[idx] |= b
+    after(e, idx, p)
+
+
+def _pass(e, idx, ph) -> None:
+    p = e.current_player[idx]
+    c = ph == PH_CLAIM
+    ask_claims(e, idx[c], (p[c] + 1) % e.num_players)
+    hand_off(e, idx[ph == PH_REBEAT], END_ROUND)
+    o = ~c & (ph != PH_REBEAT)
+    after(e, idx[o], p[o])
+
+
+def _claim(e, idx, ph) -> None:
+    """engine._claim: before the lead in arrays; after it (the round taken back) handed off."""
+    c = ph == PH_CLAIM
+    hand_off(e, idx[~c], CLAIM_BACK)
+    idx = idx[c]
+    p = e.current_player[idx]
+    n = longest_suit(e.hands[idx, p])
+    e.claims[idx, p] = n
+    e.best_claim[idx] = n
+    e.leader[idx] = p
+    ask_claims(e, idx, (p + 1) % e.num_players)
+
+
+def ask_claims(e, idx, q) -> None:
+    """engine._ask_claims: the next seat to ask before the lead, or the lead."""
+    n = e.num_players
+    if e.rules.claims:
+        for _ in range(n):
+            go = q != e.claim_stop[idx]
+            asked = go & (e.hands[idx, q] != 0) & claim_possible(e, idx, q)
+            decide(e, idx[asked], PH_CLAIM, q[asked])
+            keep = go & ~asked
+            done_idx = idx[~go]
+            _lead_decision(e, done_idx)
+            idx, q = idx[keep], (q[keep] + 1) % n
+            if not len(idx):
+                return
+    _lead_decision(e, idx)
+
+
+def _lead_decision(e, idx) -> None:
+    if not len(idx):
+        return
+    limit = 6
+    if e.rules.hand_size == 4:  # C1.15: the smallest hand among holders
+        c = pc(e.hands[idx])
+        limit = np.where(c > 0, c, 99).min(axis=1)
+    decide(e, idx, PH_LEAD, e.leader[idx], limit)
+
+
+def after(e, idx, p) -> None:
+    """engine._after: the next seat with a decision after ``p`` acted, or the end of the round."""
+    n = e.num_players
+    quick = e.rules.hand_size == 4
+    q = p
+    while len(idx):
+        q = (q + 1) % n
+        if quick:
+            hit = q == e.leader[idx]
+            hand_off(e, idx[hit], END_ROUND)
+        else:
+            hit = q == e.last_beater[idx]
+            _offer_rebeat(e, idx[hit], q[hit])
+        idx, q = idx[~hit], q[~hit]
+        holds = e.hands[idx, q] != 0
+        got = _offer_answer(e, idx[holds], q[holds])
+        cont = ~holds
+        cont[holds] = got == 0
+        idx, q = idx[cont], q[cont]
+
+
+def _offer_rebeat(e, idx, q) -> None:
+    bs = beat_sets(e.hands[idx, q], e.top[idx], e.trump[idx])
+    ok = bs.any(axis=1)
+    decide(e, idx[ok], PH_REBEAT, q[ok], 0, B_PASS, bs[ok])
+    hand_off(e, idx[~ok], END_ROUND)
+
+
+def _offer_answer(e, idx, q) -> np.ndarray:
+    """engine._offer_answer(q, True): 1 (decided), 0 (turn skipped), -1 (the round ended: handed off)."""
+    h = e.hands[idx, q]
+    bs = beat_sets(h, e.top[idx], e.trump[idx])
+    bs[(e.locked[idx] >> q & 1) == 1] = 0
+    cc = claimable(e, idx, q)
+    got = np.ones(len(idx), I64)
+    if e.rules.hand_size == 4:
+        k = pc(e.lead[idx])
+        offered = np.where(cc, B_CLAIM, 0)
+    else:
+        k = pc(h) - pc(e.hands[idx, e.last_beater[idx]])
+        bare = ~bs.any(axis=1) & ~claim_possible(e, idx, q)
+        got[bare & (k <= 0)] = 0
+        test = np.flatnonzero(bare & (k > 0))
+        if len(test):
+            dead = ~alive(e, idx[test])
+            got[test[dead]] = -1
+            hand_off(e, idx[test[dead]], END_ROUND)
+        offered = np.where(cc, B_CLAIM, 0) | np.where(k <= 0, B_PASS, 0)
+    d = got == 1
+    decide(e, idx[d], PH_ANSWER, q[d], np.maximum(k, 0)[d], offered[d], bs[d])
+    return got
+
+
+def alive(e, idx) -> np.ndarray:
+    """engine._alive: someone who may beat can beat, or someone may still claim (C1.7)."""
+    live = np.zeros(len(idx), bool)
+    top, tr = e.top[idx], e.trump[idx]
+    for q in range(e.num_players):
+        h = e.hands[idx, q]
+        may = (h != 0) & ((e.locked[idx] >> q & 1) == 0)
+        live |= may & beat_sets(h, top, tr).any(axis=1)
+    if e.rules.claims:
+        for q in range(e.num_players):
+            qq = np.full(len(idx), q, I64)
+            live |= (e.hands[idx, q] != 0) & claim_possible(e, idx, qq)
+    return live
