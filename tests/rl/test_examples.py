@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", reason="needs the train extra (PyTorch): pip install -e '.[train]'")
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

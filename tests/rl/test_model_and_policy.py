@@ -3,7 +3,7 @@ plays the shipped checkpoints computes exactly what the torch actor computes; ch
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="needs the train extra (PyTorch): pip install -e '.[train]'")
 
 from agents.rl.model import ActorCritic, TorchPolicy  # noqa: E402
 from agents.rl.policy import NumpyPolicy, RLAgent  # noqa: E402

@@ -3,7 +3,7 @@ that lowers the PPO loss on its batches and beats random play."""
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="needs the train extra (PyTorch): pip install -e '.[train]'")
 
 from agents.rl.evaluate import evaluate  # noqa: E402
 from agents.rl.ppo import LEARNER, PPOConfig, PPOTrainer, advantages  # noqa: E402

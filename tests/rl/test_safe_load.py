@@ -7,7 +7,7 @@ import pickle
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="needs the train extra (PyTorch): pip install -e '.[train]'")
 
 import agents.rl  # noqa: E402
 from agents.rl.policy import NumpyPolicy  # noqa: E402

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="needs the train extra (PyTorch): pip install -e '.[train]'")
 
 from agents.rl.common import game_info  # noqa: E402
 from agents.rl.model import ActorCritic  # noqa: E402

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="needs the train extra (PyTorch): pip install -e '.[train]'")
 ROOT = Path(__file__).resolve().parents[2]
 
 
