@@ -113,15 +113,19 @@ def main(argv=None) -> dict:
     proc, url = start_server(args.tables + args.tables // 2 + 2)  # room for finished tables and their successors
     try:
         warmup = args.duration / 4 if args.warmup is None else args.warmup
-        first = {}
+        first, samples = {}, []
 
         async def measure():
-            async def rss_later():
+            async def rss_later():  # after the warm-up, then every tenth of the duration: flat or growing?
                 await asyncio.sleep(warmup)
                 first["rss"] = rss_mib(proc.pid)
+                samples.append(first["rss"])
+                while True:
+                    await asyncio.sleep(args.duration / 10)
+                    samples.append(rss_mib(proc.pid))
             task = asyncio.create_task(rss_later())
             stats = await run(url, args.tables, args.bots, args.duration)
-            await task
+            task.cancel()
             return stats
 
         t0 = time.monotonic()
@@ -135,13 +139,14 @@ def main(argv=None) -> dict:
     out = {"tables": args.tables, "seconds": round(wall, 1), "requests": len(times), "deals": stats["deals"],
            "p50_ms": round(1000 * percentile(times, 0.5), 2), "p95_ms": round(1000 * percentile(times, 0.95), 2),
            "errors": len(stats["errors"]), "rss_start_mib": round(first.get("rss", float("nan")), 1),
-           "rss_end_mib": round(end, 1)}
+           "rss_end_mib": round(end, 1), "rss_samples_mib": [round(x, 1) for x in samples + [end]]}
     if args.json:
         print(json.dumps(out))
     else:
         print(f"{out['tables']} tables, {out['seconds']} s: {out['requests']} requests, {out['deals']} deals; "
               f"p50 {out['p50_ms']} ms, p95 {out['p95_ms']} ms; errors {out['errors']}; "
-              f"server RSS {out['rss_start_mib']} MiB after the warm-up, {out['rss_end_mib']} MiB at the end")
+              f"server RSS {out['rss_start_mib']} MiB after the warm-up, {out['rss_end_mib']} MiB at the end "
+              f"(every tenth of the run: {', '.join(map(str, out['rss_samples_mib']))})")
     for e in stats["errors"][:5]:
         print("error:", e, file=sys.stderr)
     return out

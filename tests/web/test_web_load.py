@@ -21,3 +21,5 @@ def test_the_load_benchmark_runs_bot_tables_without_errors_and_reports_its_figur
     assert figures["requests"] > 20 and figures["deals"] >= 1
     assert 0 < figures["p50_ms"] <= figures["p95_ms"]
     assert figures["rss_start_mib"] > 0 and figures["rss_end_mib"] > 0
+    rss = figures["rss_samples_mib"]       # the memory over the run: first after the warm-up, last at the end
+    assert rss[0] == figures["rss_start_mib"] and rss[-1] == figures["rss_end_mib"]
