@@ -323,19 +323,23 @@ def _cpu_seconds(pids) -> np.ndarray:
 
 
 def workers_scaling(name: str, num_envs: int, counts: list, seconds: float, rounds: int = 3) -> dict:
-    """Per process count ``k``: (decisions/s of ``venv.step`` by wall time, the best window of 10 steps or
-    more; CPU seconds per step of the busiest process). The envs of every ``k`` live side by side and are
+    """Per process count ``k``: (decisions/s of ``venv.step`` by wall time, the best window of 40 steps and
+    40,000 decisions or more (fewer, but 10 steps or more, when three would not fit in a round); CPU seconds
+    per step of the busiest process). The envs of every ``k`` live side by side and are
     measured in turn, ``rounds`` times (so a slow spell of the machine hits every ``k``)."""
     from kozel_env import vector
 
     envs = {k: vector.make(name, num_envs, seed=0, workers=k) for k in counts}
     try:
         gens = {k: np.random.default_rng(0) for k in counts}
+        per_step = 0.0
         for k, venv in envs.items():
             venv.reset()
+            t0 = time.perf_counter()
             for _ in range(20):
                 venv.step(venv.sample_actions(gens[k]))
-        per_window = max(10, 40_000 // num_envs)
+            per_step = max(per_step, (time.perf_counter() - t0) / 20)
+        per_window = max(10, min(max(40, 40_000 // num_envs), int(seconds / rounds / 3 / per_step)))
         best = dict.fromkeys(counts, float("inf"))
         cpu = dict.fromkeys(counts, 0.0)
         steps = dict.fromkeys(counts, 0)

@@ -17,10 +17,10 @@ process): self-play, and the single-learner mode with ``opponent="random"`` (eac
 opponent's moves from its own stream); other opponents are Python objects of the caller's process and are
 refused (:class:`~kozel_env.core.errors.InvalidOptionError`).
 
-The workers are ``python -m kozel_env.vector.workers`` processes (started fresh, so a caller that imported
-torch or runs threads forks nothing, and a script needs no ``if __name__ == "__main__"`` guard). ``close()``
-(or leaving a ``with`` block) stops them and frees the shared memory; so does garbage collection of the env
-and the interpreter's exit. A worker whose parent dies reads the end of its pipe and exits.
+The workers are fresh interpreters (``python -c``, running :func:`main`), so a caller that imported torch
+or runs threads forks nothing, and a script needs no ``if __name__ == "__main__"`` guard. ``close()`` (or
+leaving a ``with`` block) stops them and frees the shared memory; so does garbage collection of the env and
+the interpreter's exit. A worker whose parent dies reads the end of its pipe and exits.
 """
 from __future__ import annotations
 
@@ -51,6 +51,8 @@ from .env import (
 )
 
 _ALIGN = 64
+_WORKER = "from kozel_env.vector.workers import main; main()"
+"""A worker's command line (``python -c``: a fresh interpreter, which runs no ``__main__`` of the caller)."""
 
 
 def _layout(B: int, game, single_learner: bool) -> tuple:
@@ -92,8 +94,7 @@ class _Workers:
             r1, w1 = os.pipe()  # parent -> worker (its stdin)
             r2, w2 = os.pipe()  # worker -> parent (its stdout)
             try:
-                proc = subprocess.Popen([sys.executable, "-m", "kozel_env.vector.workers"], stdin=r1, stdout=w2,
-                                        env=env, close_fds=True)
+                proc = subprocess.Popen([sys.executable, "-c", _WORKER], stdin=r1, stdout=w2, env=env, close_fds=True)
             except BaseException:
                 for fd in (r1, w1, r2, w2):
                     os.close(fd)
@@ -388,7 +389,3 @@ def main() -> None:
             send.send(("error", traceback.format_exc()))
         except OSError:
             pass
-
-
-if __name__ == "__main__":
-    main()

@@ -223,3 +223,26 @@ def test_a_worker_that_died_is_named_by_the_next_step():
         with pytest.raises(RuntimeError, match=f"worker 2 \\(pid {venv.worker_pids[1]}\\) exited"):
             venv.step(venv.sample_actions(np.random.default_rng(0)))
         assert ts.obs.shape == (6, venv.obs_size)
+
+
+def test_the_benchmark_reports_the_worker_scaling_and_writes_the_docs_table(tmp_path, monkeypatch, capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "throughput.py"
+    spec = importlib.util.spec_from_file_location("throughput_under_test", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    page = tmp_path / "speed.md"
+    page.write_text(f"before\n<!-- BEGIN {bench.MARKER} -->\nold\n<!-- END GENERATED BATCHED SPEED -->\nafter\n")
+    monkeypatch.setattr(bench, "DOCS", page)
+    rows = bench.main(["--skip-aec", "--batched", "--workers", "1,2", "--batch-sizes", "8", "--seconds", "0.05",
+                       "--env", "dominoes_v0", "--write-docs"])
+    scaling = [r for r in rows if "workers" in r]
+    assert [(r["env"], r["batch"], r["workers"]) for r in scaling] == [("dominoes_v0", 8, 1), ("dominoes_v0", 8, 2)]
+    assert scaling[0]["ratio_to_first"] == 1.0 and all(r["batched_step_decisions_per_s"] > 0 for r in scaling)
+    text = page.read_text()
+    assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
+    assert "| dominoes_v0 |" in text and "workers = 2" in text and "B = 8" in text
+    assert "dominoes_v0                  8       2" in capsys.readouterr().out
+    assert bench.worker_counts("all") == list(range(1, (os.cpu_count() or 1) + 1))
