@@ -3,19 +3,20 @@ the scalar engine :mod:`kozel_env.cards.beat_or_discard` (seed 002, RULES C1).
 
 Design (a hybrid): the state of every game is held as arrays (struct of arrays, the scalar field names:
 ``hands``, ``table_up``, ``table_down``, ``known``, ``laid_down``, ``claims`` per seat; ``piles``,
-``piles_up``, ``scores`` per side; ``top``, ``lead``, ``phase``, ``picked``, ``owed``, ``offered``, the
-legal beating sets ``beats`` ... per game; card and action sets as int64 masks), and the moves inside a round
--- the picks, the lead, the beats and discards with the turn order that follows them (C1.3-C1.7, C1.15), the
-claim question before the lead (C1.13) and every forced step -- are array operations over all games at once
-(:mod:`.beat_or_discard_moves`); the observations and masks are built from the arrays
-(:mod:`.beat_or_discard_views`). The rest -- the end of a round (the trick, equalising, refill, trump from
-the bottom card, four of a kind, the score, the next deal, the match end: C1.8-C1.17), an equalising move
-and a claim that takes a round back -- is the scalar engine's own code: each game keeps its scalar
-:class:`~kozel_env.cards.beat_or_discard.engine.BeatOrDiscardState` (``states``), and a game whose move
-reaches one of those points is *handed off*: its arrays are written into its scalar state, the scalar
-method is called where the scalar ``apply_action`` would call it, then the scalar ``_run_forced``, and
-the state is read back into the arrays. So the scalar state is the source of truth at those rarer points
-and the arrays in between.
+``piles_up``, ``tricks``, ``scores`` per side; ``top``, ``lead``, ``phase``, ``picked``, ``owed``, ``offered``,
+the legal beating sets ``beats``, the stock in draw order ``stock_seq`` ... per game; card and action sets as
+int64 masks). The moves of a game -- the picks, the lead, the beats and discards with the turn order that
+follows them (C1.3-C1.7, C1.15), the claim question before the lead (C1.13), every forced step
+(:mod:`.beat_or_discard_moves`), the end of a round: the trick, equalising, the refill with the bottom card
+shown (C1.8-C1.10, :mod:`.beat_or_discard_round`) -- are array operations over all games at once; the
+observations and masks are built from the arrays (:mod:`.beat_or_discard_views`). The rarer rest -- the end
+of a game (the score, the next deal, the match end: C1.1, C1.12, C1.16, C1.17), four of a kind after a refill
+(C1.14) and a claim that takes a round back (C1.13) -- is the scalar engine's own code: each game keeps its
+scalar :class:`~kozel_env.cards.beat_or_discard.engine.BeatOrDiscardState` (``states``), and a game whose
+move reaches one of those points is *handed off*: its arrays are written into its scalar state, the scalar
+method is called where the scalar ``apply_action`` would call it, then the scalar ``_run_forced``, and the
+state is read back into the arrays. The scalar state is the source of truth at those points (and for the
+deal: ``start``), the arrays in between.
 
 Two cases of the scalar engine the batch treats specially:
 
@@ -33,6 +34,7 @@ import numpy as np
 from ..cards.beat_or_discard.game import BeatOrDiscardGame
 from ..cards.beat_or_discard.tables import PH_OVER
 from . import beat_or_discard_moves as moves
+from . import beat_or_discard_round as rounds
 from . import beat_or_discard_views as views
 from .bits import Packer, unpack_mask
 from .engine import BatchedGame
@@ -40,14 +42,15 @@ from .engine import BatchedGame
 I64 = np.int64
 SEAT_LISTS = ("hands", "table_up", "table_down", "known", "laid_down", "claims")
 """Per-seat fields of the scalar state held as ``int64[B, n]``."""
-SIDE_LISTS = ("piles", "piles_up")
+SIDE_LISTS = ("piles", "piles_up", "tricks")
 """Per-side fields (with the ledger's ``scores``) held as ``int64[B, S]``."""
 GAME_FIELDS = ("top", "lead", "revealed", "locked", "acted", "out", "trump", "phase", "current_player", "picked",
                "owed", "offered", "leader", "last_beater", "best_claim", "claim_stop", "first_game",
-               "diamond_leader", "stock", "terminal")
+               "diamond_leader", "stock", "terminal", "last_taker", "equalise_taker", "equalise_to")
 """Per-game fields of the scalar state held as ``int64[B]`` (with the ledger's ``eggs`` streak)."""
 MOVED = ("top", "lead", "locked", "acted", "best_claim", "leader", "last_beater", "phase", "current_player",
-         "picked", "owed", "offered")
+         "picked", "owed", "offered", "revealed", "trump", "stock", "claim_stop", "diamond_leader", "last_taker",
+         "equalise_taker", "equalise_to")
 """The per-game fields the array moves change (written back before a hand-off)."""
 
 
@@ -58,8 +61,8 @@ class BatchedBeatOrDiscard(BatchedGame):
     engine_id = BeatOrDiscardGame.engine_id
     points_lost = True
     """C1.1: penalty points; ``seat_points`` is minus ``written`` of the seat's side (the scalar results')."""
-    STATE = ("states", "scores", "eggs", "beats", "handoff", "handoff_arg") + SEAT_LISTS + SIDE_LISTS + tuple(
-        f for f in GAME_FIELDS if f != "current_player")
+    STATE = (("states", "scores", "eggs", "beats", "handoff", "handoff_arg", "stock_seq", "stock_pos") + SEAT_LISTS
+             + SIDE_LISTS + tuple(f for f in GAME_FIELDS if f != "current_player"))
     LEDGERS = ()
 
     def __init__(self, game: BeatOrDiscardGame, num_envs: int, single_deal: bool = False):
@@ -70,8 +73,9 @@ class BatchedBeatOrDiscard(BatchedGame):
             setattr(self, name, np.zeros((B, n), I64))
         for name in SIDE_LISTS + ("scores",):
             setattr(self, name, np.zeros((B, S), I64))
-        for name in GAME_FIELDS + ("eggs", "handoff", "handoff_arg"):
+        for name in GAME_FIELDS + ("eggs", "handoff", "handoff_arg", "stock_pos"):
             setattr(self, name, np.zeros(B, I64))
+        self.stock_seq = np.zeros((B, 36), I64)
         self.beats = np.zeros((B, moves.MAX_SETS), I64)
         self.current_player[:] = -1
         self.phase[:] = PH_OVER
@@ -92,32 +96,45 @@ class BatchedBeatOrDiscard(BatchedGame):
                           for st in sts], I64).reshape(len(sts), len(SEAT_LISTS), n)
         for k, name in enumerate(SEAT_LISTS):
             getattr(self, name)[idx] = seats[:, k]
-        sides = np.array([st.piles + st.piles_up + st.ledger.scores for st in sts], I64).reshape(len(sts), 3, S)
-        self.piles[idx], self.piles_up[idx], self.scores[idx] = sides[:, 0], sides[:, 1], sides[:, 2]
+        sides = np.array([st.piles + st.piles_up + st.tricks + st.ledger.scores for st in sts],
+                         I64).reshape(len(sts), 4, S)
+        self.piles[idx], self.piles_up[idx], self.tricks[idx] = sides[:, 0], sides[:, 1], sides[:, 2]
+        self.scores[idx] = sides[:, 3]
         names = GAME_FIELDS
         rows = np.array([[getattr(st, f) for f in names] + [st.ledger.eggs_streak] for st in sts], I64)
         for k, name in enumerate(names):
             getattr(self, name)[idx] = rows[:, k]
         self.eggs[idx] = rows[:, -1]
         beats = np.zeros((len(sts), moves.MAX_SETS), I64)
+        seq = np.zeros((len(sts), 36), I64)
         for k, st in enumerate(sts):
             bs = st.legal_beats
             if bs:
                 beats[k, :len(bs)] = bs
+            seq[k, :len(st.stock_seq)] = st.stock_seq
         self.beats[idx] = beats
+        self.stock_seq[idx] = seq
+        self.stock_pos[idx] = 0
 
     def _write(self, idx: np.ndarray) -> None:
         """The scalar states of games ``idx`` from the arrays the moves change."""
         seats = np.concatenate([getattr(self, name)[idx] for name in SEAT_LISTS], axis=1).tolist()
+        sides = np.concatenate([getattr(self, name)[idx] for name in SIDE_LISTS], axis=1).tolist()
         rows = np.stack([getattr(self, f)[idx] for f in MOVED], axis=1).tolist()
         beats = self.beats[idx].tolist()
-        n = self.num_players
-        for st, sr, row, bs in zip(self.states[idx].tolist(), seats, rows, beats):
+        seqs = self.stock_seq[idx].tolist()
+        ends = (self.stock_pos[idx] + views.pc(self.stock[idx])).tolist()
+        n, S = self.num_players, self.num_sides
+        for st, sr, sd, row, bs, sq, pos, end in zip(self.states[idx].tolist(), seats, sides, rows, beats, seqs,
+                                                     self.stock_pos[idx].tolist(), ends):
             (st.hands, st.table_up, st.table_down, st.known, st.laid_down,
              st.claims) = (sr[k * n:(k + 1) * n] for k in range(len(SEAT_LISTS)))
+            st.piles, st.piles_up, st.tricks = sd[:S], sd[S:2 * S], sd[2 * S:]
             (st.top, st.lead, st.locked, st.acted, st.best_claim, st.leader, st.last_beater, st.phase,
-             st.current_player, st.picked, st.owed, st.offered) = row
+             st.current_player, st.picked, st.owed, st.offered, st.revealed, st.trump, st.stock, st.claim_stop,
+             st.diamond_leader, st.last_taker, st.equalise_taker, st.equalise_to) = row
             st.legal_beats = tuple(b for b in bs if b)
+            st.stock_seq = tuple(sq[pos:end])
             st.legal_cache = -1
             st.events = []
 
@@ -144,9 +161,22 @@ class BatchedBeatOrDiscard(BatchedGame):
         self.clear_outputs()
         acts = np.asarray(actions, I64)
         idx = np.flatnonzero(self.phase != PH_OVER)
-        self.handoff[:] = 0
-        moves.step(self, idx, acts[idx])
-        handed = np.flatnonzero(self.handoff)
+        handoff = self.handoff
+        handoff[:] = 0
+        moves.apply(self, idx, acts[idx])
+        moves.run_forced(self, idx[handoff[idx] == 0])
+        while True:  # the ends of rounds and equalising moves, in arrays, then the forced steps after them
+            ends = np.flatnonzero(handoff == moves.END_ROUND)
+            eqs = np.flatnonzero(handoff == moves.EQUALISE)
+            if not len(ends) and not len(eqs):
+                break
+            handoff[ends] = 0
+            handoff[eqs] = 0
+            rounds.end_round(self, ends)
+            rounds.equalise(self, eqs, self.handoff_arg[eqs])
+            went = np.concatenate([ends, eqs])
+            moves.run_forced(self, went[handoff[went] == 0])
+        handed = np.flatnonzero(handoff)
         if len(handed):
             self._continue(handed)
 
@@ -155,16 +185,15 @@ class BatchedBeatOrDiscard(BatchedGame):
         self._write(idx)
         states = self.states
         ended, over, earlier = [], [], []
-        kinds, args = self.handoff[idx].tolist(), self.handoff_arg[idx].tolist()
-        for b, kind, arg in zip(idx.tolist(), kinds, args):
+        for b, kind in zip(idx.tolist(), self.handoff[idx].tolist()):
             st = states[b]
             before = st.deals_played
-            if kind == moves.END_ROUND:
-                st._end_round()
-            elif kind == moves.CLAIM_BACK:
+            if kind == moves.CLAIM_BACK:
                 st._claim(st.current_player)
+            elif kind == moves.FOUR:
+                st._four_check()
             else:
-                st._equalise(st.current_player, arg)
+                st._end_game()
             st._run_forced()
             if st.deals_played != before:
                 ended.append(b)

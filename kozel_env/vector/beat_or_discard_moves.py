@@ -40,8 +40,9 @@ I64 = np.int64
 MAX_HAND = 6
 MAX_SETS = 20
 """At most C(6, 3) beating sets: a set has ``popcount(top)`` cards of a hand of at most six."""
-END_ROUND, CLAIM_BACK, EQUALISE = 1, 2, 3
-"""Hand-off kinds: the scalar ``_end_round()``, ``_claim(p)``, ``_equalise(p, s)``."""
+END_ROUND, EQUALISE, CLAIM_BACK, FOUR, END_GAME = 1, 2, 3, 4, 5
+"""Hand-off kinds: ``_end_round()`` and ``_equalise(p, s)`` (done in arrays by :mod:`.beat_or_discard_round`),
+then the scalar ``_claim(p)``, ``_four_check()``, ``_end_game()``."""
 
 _TABLES: dict = {}
 
@@ -70,18 +71,52 @@ def _tables() -> tuple:
     return _TABLES["nt"], _TABLES["tr"], _TABLES["sel"]
 
 
-def beat_sets(h: np.ndarray, top: np.ndarray, trump: np.ndarray) -> np.ndarray:
-    """beats.beat_sets of each (hand, top, trump) as ``int64[m, MAX_SETS]`` (0: no set; order aside)."""
-    nt, tr, sel = _tables()
-    m = len(h)
-    cards = np.zeros((m, MAX_HAND), I64)
-    x = h.copy()
+BEATERS = np.array(scalar_beats.BEATERS, I64).ravel()
+"""``BEATERS[trump * 36 + card]``: the cards that beat ``card`` (beats.BEATERS, C1.2)."""
+
+
+def _cards(x: np.ndarray) -> np.ndarray:
+    """The cards of each mask of at most six cards as one-bit masks, ``int64[m, MAX_HAND]`` (0: none)."""
+    cards = np.zeros((len(x), MAX_HAND), I64)
+    x = x.copy()
     for i in range(MAX_HAND):
         low = x & -x
         cards[:, i] = low
         x ^= low
+    return cards
+
+
+def _single_beaters(h, top, trump) -> np.ndarray:
+    """The cards of ``h`` that beat the one card of ``top`` (beats.beat_sets' common case)."""
+    return h & BEATERS[trump * 36 + np.maximum(bit_length(top) - 1, 0)]
+
+
+def can_beat(h: np.ndarray, top: np.ndarray, trump: np.ndarray) -> np.ndarray:
+    """beats.can_beat of each (hand, top, trump)."""
+    one = (top & (top - 1)) == 0
+    out = (top != 0) & (_single_beaters(h, top, trump) != 0)
+    many = np.flatnonzero(~one)
+    if len(many):
+        out[many] = _many(h[many], top[many], trump[many]).any(axis=1)
+    return out
+
+
+def beat_sets(h: np.ndarray, top: np.ndarray, trump: np.ndarray) -> np.ndarray:
+    """beats.beat_sets of each (hand, top, trump) as ``int64[m, MAX_SETS]`` (0: no set; order aside)."""
+    out = np.zeros((len(h), MAX_SETS), I64)
+    one = (top & (top - 1)) == 0
+    out[:, :MAX_HAND] = np.where(one[:, None], _cards(_single_beaters(h, top, trump)), 0)
+    many = np.flatnonzero(~one)
+    if len(many):
+        out[many] = _many(h[many], top[many], trump[many])
+    return out
+
+
+def _many(h, top, trump) -> np.ndarray:
+    """beat_sets for two top cards or more: every subset of the hand of that size, tested suit by suit."""
+    nt, tr, sel = _tables()
     k = pc(top)
-    cand = (sel[pc(h), k] * cards[:, None, :]).sum(axis=2)
+    cand = (sel[pc(h), k] * _cards(h)[:, None, :]).sum(axis=2)
     ok = cand != 0
     for s, sh in enumerate(SUIT_SHIFTS):
         key = ((top >> sh & 511) << 9)[:, None] | (cand >> sh & 511)
@@ -104,10 +139,8 @@ def decide(e, idx, phase, q, owed=0, offered=0, beats=None) -> None:
     e.picked[idx] = 0
 
 
-def step(e, idx: np.ndarray, actions: np.ndarray) -> None:
-    """engine.apply_action in games ``idx``: the action, then every forced step (``_run_forced``)."""
-    apply(e, idx, actions)
-    live = idx[e.handoff[idx] == 0]
+def run_forced(e, live: np.ndarray) -> None:
+    """engine._run_forced in games ``live``: every forced step, until a real choice or a hand-off."""
     while len(live):
         picked, ph, cp = e.picked[live], e.phase[live], e.current_player[live]
         ask = (picked == 0) & ((ph == PH_CLAIM) | ((ph == PH_ANSWER) & claim_possible(e, live, cp)))
@@ -275,7 +308,7 @@ def alive(e, idx) -> np.ndarray:
     for q in range(e.num_players):
         h = e.hands[idx, q]
         may = (h != 0) & ((e.locked[idx] >> q & 1) == 0)
-        live |= may & beat_sets(h, top, tr).any(axis=1)
+        live |= may & can_beat(h, top, tr)
     if e.rules.claims:
         for q in range(e.num_players):
             qq = np.full(len(idx), q, I64)

@@ -1,0 +1,138 @@
+"""``beat_or_discard_v0`` batched: the end of a round as array operations -- the scalar engine's
+``_end_round`` (the trick, C1.8), ``_equalise_next`` / ``_equalise`` (equalising, C1.8), ``_refill`` /
+``_draw`` (C1.9, the bottom card shown and made trump, C1.10) and ``_start_round`` / ``_clear_round`` (the
+next round, its claim question, C1.13), line for line, for the games ``idx`` of the engine ``e``.
+
+Four aces or four sixes after a refill (C1.14) and the end of a game (every hand empty: the score, the next
+deal or the match end) are handed off to the scalar ``_four_check`` / ``_end_game``
+(:mod:`.beat_or_discard_moves`). The stock is ``stock_seq`` (``int64[B, 36]``, the scalar draw order from
+position ``stock_pos``) beside the scalar ``stock`` mask.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards.beat_or_discard.tables import ACES, PH_EQUALISE, SIXES
+from .beat_or_discard_moves import END_GAME, FOUR, ask_claims, decide, hand_off
+from .beat_or_discard_views import pc
+
+I64 = np.int64
+
+
+def end_round(e, idx: np.ndarray) -> None:
+    """engine._end_round: the last beater (else the leader) takes the table; then the equalising."""
+    lb = e.last_beater[idx]
+    taker = np.where(lb >= 0, lb, e.leader[idx])
+    side = e.side_of[taker]
+    up = np.bitwise_or.reduce(e.table_up[idx], axis=1)
+    down = e.table_down[idx]
+    dn = np.bitwise_or.reduce(down, axis=1)
+    e.known[idx] = np.where(down != 0, 0, e.known[idx])
+    e.piles[idx, side] |= up | dn
+    e.piles_up[idx, side] |= up
+    e.tricks[idx, side] += 1
+    e.table_up[idx] = 0
+    e.table_down[idx] = 0
+    for name in ("top", "lead", "locked", "acted", "best_claim"):
+        getattr(e, name)[idx] = 0
+    e.last_beater[idx] = -1
+    e.claims[idx] = 0
+    e.last_taker[idx] = taker
+    e.diamond_leader[idx] = -1
+    e.equalise_taker[idx] = taker
+    counts = pc(e.hands[idx])
+    outs = (e.out[idx, None] >> np.arange(e.num_players)) & 1
+    e.equalise_to[idx] = np.where(outs == 1, 99, counts).min(axis=1)
+    equalise_next(e, idx, taker)
+
+
+def equalise(e, idx: np.ndarray, s: np.ndarray) -> None:
+    """engine._equalise: face-down cards of the player's choice into the trick just taken."""
+    p = e.current_player[idx]
+    e.hands[idx, p] &= ~s
+    e.piles[idx, e.side_of[e.equalise_taker[idx]]] |= s
+    e.laid_down[idx, p] |= s
+    e.known[idx, p] = 0
+    equalise_next(e, idx, p)
+
+
+def equalise_next(e, idx: np.ndarray, q: np.ndarray) -> None:
+    """engine._equalise_next: the next seat clockwise that holds more than the smallest hand, else the
+    refill."""
+    n = e.num_players
+    done = []
+    for _ in range(n):
+        if not len(idx):
+            break
+        q = (q + 1) % n
+        back = q == e.equalise_taker[idx]
+        done.append(idx[back])
+        idx, q = idx[~back], q[~back]
+        k = pc(e.hands[idx, q]) - e.equalise_to[idx]
+        owes = k > 0
+        decide(e, idx[owes], PH_EQUALISE, q[owes], k[owes])
+        idx, q = idx[~owes], q[~owes]
+    refill(e, np.concatenate(done + [idx]))
+
+
+def refill(e, idx: np.ndarray) -> None:
+    """engine._refill: one card at a time from the taker clockwise; four of a kind and the game's end handed
+    off; else the next round, led by the taker (or the next seat clockwise holding cards)."""
+    n, hs = e.num_players, e.rules.hand_size
+    taker = e.equalise_taker[idx]
+    had = e.stock[idx] != 0
+    active = had.copy()
+    while active.any():
+        drew = np.zeros(len(idx), bool)
+        for i in range(n):
+            q = (taker + i) % n
+            can = active & (e.stock[idx] != 0) & ((e.out[idx] >> q & 1) == 0) & (pc(e.hands[idx, q]) < hs)
+            if can.any():
+                _draw(e, idx[can], q[can])
+                drew |= can
+        active &= drew & (e.stock[idx] != 0)
+    if e.rules.four_of_a_kind:
+        h = e.hands[idx]
+        ins = ((e.out[idx, None] >> np.arange(n)) & 1) == 0
+        four = had & (ins & (((h & ACES) == ACES) | ((h & SIXES) == SIXES))).any(axis=1)
+        hand_off(e, idx[four], FOUR)
+        idx, taker = idx[~four], taker[~four]
+    empty = ~e.hands[idx].any(axis=1)
+    hand_off(e, idx[empty], END_GAME)
+    idx, leader = idx[~empty], taker[~empty]
+    for _ in range(n):
+        none = e.hands[idx, leader] == 0
+        if not none.any():
+            break
+        leader = np.where(none, (leader + 1) % n, leader)
+    start_round(e, idx, leader)
+
+
+def _draw(e, idx: np.ndarray, q: np.ndarray) -> None:
+    """scoring._draw: seat ``q`` draws the stock's next card; the last one, the bottom card, is shown and
+    its suit is trump (C1.10; not in the quick game)."""
+    pos = e.stock_pos[idx]
+    c = e.stock_seq[idx, pos]
+    e.stock_pos[idx] = pos + 1
+    b = np.left_shift(1, c)
+    e.stock[idx] ^= b
+    e.hands[idx, q] |= b
+    if e.rules.hand_size != 4:
+        last = e.stock[idx] == 0
+        i, c, q, b = idx[last], c[last], q[last], b[last]
+        e.revealed[i] = c
+        e.trump[i] = c // 9
+        e.known[i, q] |= b
+
+
+def start_round(e, idx: np.ndarray, leader: np.ndarray) -> None:
+    """engine._start_round: an empty table (``_clear_round``), then the claim question (C1.13)."""
+    e.leader[idx] = leader
+    e.last_beater[idx] = -1
+    e.table_up[idx] = 0
+    e.table_down[idx] = 0
+    e.claims[idx] = 0
+    for name in ("top", "lead", "locked", "acted", "best_claim"):
+        getattr(e, name)[idx] = 0
+    e.claim_stop[idx] = leader
+    ask_claims(e, idx, (leader + 1) % e.num_players)
