@@ -29,6 +29,8 @@ Two cases of the scalar engine the batch treats specially:
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from ..cards.beat_or_discard.game import BeatOrDiscardGame
@@ -54,6 +56,15 @@ MOVED = ("top", "lead", "locked", "acted", "best_claim", "leader", "last_beater"
 """The per-game fields the array moves change (written back before a hand-off)."""
 
 
+class _PackedSpec:
+    """Stands for the scalar ``obs_spec`` in a copy of the game: ``unpack_bits`` returns the packed int, so
+    that the scalar builder's ints of a small batch are unpacked in one call."""
+
+    @staticmethod
+    def unpack_bits(packed: int, count: int | None = None) -> int:
+        return packed
+
+
 class BatchedBeatOrDiscard(BatchedGame):
     """``B`` ``beat_or_discard_v0`` matches of ``game``'s rules config (module docstring: the design); the
     contract is :class:`~kozel_env.vector.engine.BatchedGame`."""
@@ -64,6 +75,9 @@ class BatchedBeatOrDiscard(BatchedGame):
     STATE = (("states", "scores", "eggs", "beats", "handoff", "handoff_arg", "stock_seq", "stock_pos") + SEAT_LISTS
              + SIDE_LISTS + tuple(f for f in GAME_FIELDS if f != "current_player"))
     LEDGERS = ()
+    ARRAYS_FROM = 768
+    """Batches of this many games or more step in arrays; smaller ones (where the array moves' fixed cost per
+    step outweighs them) step every game's scalar state, which is then the source of truth."""
 
     def __init__(self, game: BeatOrDiscardGame, num_envs: int, single_deal: bool = False):
         super().__init__(game, num_envs, single_deal)
@@ -83,7 +97,11 @@ class BatchedBeatOrDiscard(BatchedGame):
         self.claim_floor = self.rules.claim_floor
         self._setup = {"single_deal": True} if self.single_deal else None
         self.packer = Packer(game.obs_spec, self.obs_size)
-        moves._tables()
+        self.arrays = self.num_envs >= self.ARRAYS_FROM
+        if self.arrays:
+            moves._tables()
+        self._packed_game = copy.copy(game)
+        self._packed_game.obs_spec = _PackedSpec()
 
     # -- the scalar states ---------------------------------------------------------------------------------
     def _read(self, idx: np.ndarray) -> None:
@@ -152,14 +170,20 @@ class BatchedBeatOrDiscard(BatchedGame):
                 st = new_state(int(self.next_seeds(np.array([b]))[0]), setup)
             states[b] = st
         self.handoff[idx] = 0
-        self._read(idx)
+        if self.arrays:
+            self._read(idx)
+        else:
+            self.current_player[idx] = [st.current_player for st in states[idx]]
 
     def apply(self, actions: np.ndarray) -> None:
         """One decision in every game (its forced steps included): the array moves, then the hand-offs to
-        the scalar code; the deal and match outputs from the scalar results; a finished match restarts at
-        once with ``autoreset``."""
+        the scalar code (a small batch: the scalar ``apply_action`` of each game); the deal and match outputs
+        from the scalar results; a finished match restarts at once with ``autoreset``."""
         self.clear_outputs()
         acts = np.asarray(actions, I64)
+        if not self.arrays:
+            self._apply_scalar(acts.tolist())
+            return
         idx = np.flatnonzero(self.phase != PH_OVER)
         handoff = self.handoff
         handoff[:] = 0
@@ -180,11 +204,26 @@ class BatchedBeatOrDiscard(BatchedGame):
         if len(handed):
             self._continue(handed)
 
+    def _apply_scalar(self, acts: list) -> None:
+        """A small batch: ``apply_action`` of every game's scalar state (the source of truth in this mode)."""
+        states, cp = self.states, self.current_player
+        seen = []
+        for b in range(self.num_envs):
+            st = states[b]
+            if st.terminal:
+                continue
+            before = st.deals_played
+            st.apply_action(acts[b])
+            cp[b] = st.current_player
+            if st.deals_played != before:
+                seen.append((b, before))
+        self._outputs(seen)
+
     def _continue(self, idx: np.ndarray) -> None:
         """The scalar code from where the array moves handed games ``idx`` off, then the outputs."""
         self._write(idx)
         states = self.states
-        ended, over, earlier = [], [], []
+        seen = []
         for b, kind in zip(idx.tolist(), self.handoff[idx].tolist()):
             st = states[b]
             before = st.deals_played
@@ -196,12 +235,17 @@ class BatchedBeatOrDiscard(BatchedGame):
                 st._end_game()
             st._run_forced()
             if st.deals_played != before:
-                ended.append(b)
-                if st.deals_played - before > 1:
-                    earlier.append((b, st.deals_played - before))
-                if st.terminal:
-                    over.append(b)
+                seen.append((b, before))
         self._read(idx)
+        self._outputs(seen)
+
+    def _outputs(self, seen: list) -> None:
+        """The outputs of the games ``b`` of ``seen`` (``(b, deals played before the step)``) whose step ended
+        a deal; the auto-reset of those whose match is over."""
+        states = self.states
+        ended = [b for b, _ in seen]
+        earlier = [(b, states[b].deals_played - k) for b, k in seen if states[b].deals_played - k > 1]
+        over = [b for b in ended if states[b].terminal]
         if ended:
             self._deal_outputs(np.array(ended, I64))
         for b, k in earlier:  # the reward of ``reward="points"`` holds every deal the step ended, as the AEC env's
@@ -242,8 +286,11 @@ class BatchedBeatOrDiscard(BatchedGame):
         """``int8[B, 40]``: ``legal_actions()`` of every game (also packed in ``legal_words``)."""
         if out is None:
             out = np.empty((self.num_envs, self.num_actions), np.int8)
-        m = views.masks(self, np.arange(self.num_envs))
-        self.legal_words = m.astype(np.uint64)[:, None]
+        if self.arrays:
+            m = views.masks(self, np.arange(self.num_envs)).astype(np.uint64)
+        else:
+            m = np.array([st.legal_mask() for st in self.states], np.uint64)
+        self.legal_words = m[:, None]
         unpack_mask(self.legal_words, self.num_actions, out)
         return out
 
@@ -251,14 +298,20 @@ class BatchedBeatOrDiscard(BatchedGame):
         """``game.observe(state, current_player)`` of every game (seat 0 where a match is over)."""
         if out is None:
             out = np.empty((self.num_envs, self.obs_size), np.float32)
-        return views.observe(self, out)
+        if self.arrays:
+            return views.observe(self, out)
+        observe, nb = self._packed_game.observe, (self.obs_size + 7) // 8
+        raw = b"".join(observe(st, max(st.current_player, 0)).to_bytes(nb, "little") for st in self.states)
+        packed = np.frombuffer(raw, np.uint8).reshape(self.num_envs, nb)
+        out[:] = np.unpackbits(packed, axis=1, count=self.obs_size, bitorder="little")
+        return out
 
     def oracle(self, out: np.ndarray | None = None) -> np.ndarray:
         """``game.oracle(state)`` of every game (the scalar states brought up to date first)."""
         if out is None:
             out = np.empty((self.num_envs, self.oracle_size), np.float32)
-        live = np.flatnonzero(self.phase != PH_OVER)
-        self._write(live)
+        if self.arrays:
+            self._write(np.flatnonzero(self.phase != PH_OVER))
         oracle = self.game.oracle
         for b, st in enumerate(self.states):
             out[b] = oracle(st)
@@ -266,7 +319,7 @@ class BatchedBeatOrDiscard(BatchedGame):
 
     def move_names(self, b: int, actions: list) -> list:
         """The moves ``actions`` of game ``b`` as ``"id=notation"`` (its phase names lead / beat, pass / done)."""
-        if self.phase[b] != PH_OVER:
+        if self.arrays and self.phase[b] != PH_OVER:
             self._write(np.array([b]))
         st = self.states[b]
         return [f"{a}={self.game.action_to_string(st, a)}" for a in actions]

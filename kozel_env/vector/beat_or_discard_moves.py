@@ -125,12 +125,16 @@ def _many(h, top, trump) -> np.ndarray:
 
 
 def hand_off(e, idx: np.ndarray, kind: int, arg: np.ndarray | int = 0) -> None:
+    if not len(idx):
+        return
     e.handoff[idx] = kind
     e.handoff_arg[idx] = arg
 
 
 def decide(e, idx, phase, q, owed=0, offered=0, beats=None) -> None:
     """engine._decide: seat ``q`` is to decide in ``phase``, nothing picked."""
+    if not len(idx):
+        return
     e.phase[idx] = phase
     e.current_player[idx] = q
     e.owed[idx] = owed
@@ -169,6 +173,8 @@ def apply(e, idx: np.ndarray, a: np.ndarray) -> None:
 
 
 def _play(e, idx, ph) -> None:
+    if not len(idx):
+        return
     s = e.picked[idx]
     e.picked[idx] = 0
     p = e.current_player[idx]
@@ -184,6 +190,8 @@ def _play(e, idx, ph) -> None:
 
 
 def _down(e, idx, ph) -> None:
+    if not len(idx):
+        return
     s = e.picked[idx]
     e.picked[idx] = 0
     eq = ph == PH_EQUALISE
@@ -200,6 +208,8 @@ def _down(e, idx, ph) -> None:
 
 
 def _pass(e, idx, ph) -> None:
+    if not len(idx):
+        return
     p = e.current_player[idx]
     c = ph == PH_CLAIM
     ask_claims(e, idx[c], (p[c] + 1) % e.num_players)
@@ -210,6 +220,8 @@ def _pass(e, idx, ph) -> None:
 
 def _claim(e, idx, ph) -> None:
     """engine._claim: before the lead in arrays; after it (the round taken back) handed off."""
+    if not len(idx):
+        return
     c = ph == PH_CLAIM
     hand_off(e, idx[~c], CLAIM_BACK)
     idx = idx[c]
@@ -250,6 +262,8 @@ def _lead_decision(e, idx) -> None:
 
 def after(e, idx, p) -> None:
     """engine._after: the next seat with a decision after ``p`` acted, or the end of the round."""
+    if not len(idx):
+        return
     n = e.num_players
     quick = e.rules.hand_size == 4
     q = p
@@ -270,6 +284,8 @@ def after(e, idx, p) -> None:
 
 
 def _offer_rebeat(e, idx, q) -> None:
+    if not len(idx):
+        return
     bs = beat_sets(e.hands[idx, q], e.top[idx], e.trump[idx])
     ok = bs.any(axis=1)
     decide(e, idx[ok], PH_REBEAT, q[ok], 0, B_PASS, bs[ok])
@@ -278,6 +294,8 @@ def _offer_rebeat(e, idx, q) -> None:
 
 def _offer_answer(e, idx, q) -> np.ndarray:
     """engine._offer_answer(q, True): 1 (decided), 0 (turn skipped), -1 (the round ended: handed off)."""
+    if not len(idx):
+        return np.zeros(0, I64)
     h = e.hands[idx, q]
     bs = beat_sets(h, e.top[idx], e.trump[idx])
     bs[(e.locked[idx] >> q & 1) == 1] = 0

@@ -21,6 +21,8 @@ I64 = np.int64
 
 def end_round(e, idx: np.ndarray) -> None:
     """engine._end_round: the last beater (else the leader) takes the table; then the equalising."""
+    if not len(idx):
+        return
     lb = e.last_beater[idx]
     taker = np.where(lb >= 0, lb, e.leader[idx])
     side = e.side_of[taker]
@@ -48,6 +50,8 @@ def end_round(e, idx: np.ndarray) -> None:
 
 def equalise(e, idx: np.ndarray, s: np.ndarray) -> None:
     """engine._equalise: face-down cards of the player's choice into the trick just taken."""
+    if not len(idx):
+        return
     p = e.current_player[idx]
     e.hands[idx, p] &= ~s
     e.piles[idx, e.side_of[e.equalise_taker[idx]]] |= s
@@ -59,6 +63,8 @@ def equalise(e, idx: np.ndarray, s: np.ndarray) -> None:
 def equalise_next(e, idx: np.ndarray, q: np.ndarray) -> None:
     """engine._equalise_next: the next seat clockwise that holds more than the smallest hand, else the
     refill."""
+    if not len(idx):
+        return
     n = e.num_players
     done = []
     for _ in range(n):
@@ -78,6 +84,8 @@ def equalise_next(e, idx: np.ndarray, q: np.ndarray) -> None:
 def refill(e, idx: np.ndarray) -> None:
     """engine._refill: one card at a time from the taker clockwise; four of a kind and the game's end handed
     off; else the next round, led by the taker (or the next seat clockwise holding cards)."""
+    if not len(idx):
+        return
     n, hs = e.num_players, e.rules.hand_size
     taker = e.equalise_taker[idx]
     had = e.stock[idx] != 0
@@ -111,6 +119,8 @@ def refill(e, idx: np.ndarray) -> None:
 def _draw(e, idx: np.ndarray, q: np.ndarray) -> None:
     """scoring._draw: seat ``q`` draws the stock's next card; the last one, the bottom card, is shown and
     its suit is trump (C1.10; not in the quick game)."""
+    if not len(idx):
+        return
     pos = e.stock_pos[idx]
     c = e.stock_seq[idx, pos]
     e.stock_pos[idx] = pos + 1
@@ -127,6 +137,8 @@ def _draw(e, idx: np.ndarray, q: np.ndarray) -> None:
 
 def start_round(e, idx: np.ndarray, leader: np.ndarray) -> None:
     """engine._start_round: an empty table (``_clear_round``), then the claim question (C1.13)."""
+    if not len(idx):
+        return
     e.leader[idx] = leader
     e.last_beater[idx] = -1
     e.table_up[idx] = 0

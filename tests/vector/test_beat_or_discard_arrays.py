@@ -10,11 +10,18 @@ from kozel_env import vector
 from kozel_env.cards.beat_or_discard import beats
 from kozel_env.registry import ENVIRONMENTS, load
 from kozel_env.vector import beat_or_discard_moves as moves
+from kozel_env.vector.beat_or_discard import BatchedBeatOrDiscard
 
 CASES = [opts for opts in ENVIRONMENTS["beat_or_discard_v0"][1]] + [
     {"mode": "solo", "num_players": 4, "reward": "points", "claim_min": 5},
     {"claims": False, "four_of_a_kind": False, "target": 70, "episode": "deal"},
 ]
+
+
+@pytest.fixture(autouse=True)
+def _arrays(monkeypatch):
+    """The array moves at every batch size (a small batch would step the scalar states)."""
+    monkeypatch.setattr(BatchedBeatOrDiscard, "ARRAYS_FROM", 1)
 
 
 def _random_positions(gen, count, suits=4):
@@ -55,6 +62,7 @@ def _skip_over_at_setup(env):
 def test_batches_stepped_without_state_calls_are_the_aec_env(options, seed):
     name, B = "beat_or_discard_v0", 16
     venv = vector.make(name, B, seed=seed, **options)
+    assert venv.engine.arrays
     envs = [load(name).env(**options) for _ in range(B)]
     for env, s in zip(envs, vector.seeds_from(seed, B)):
         env.reset(seed=int(s))

@@ -4,7 +4,10 @@ tests (and a single-deal, points-reward one), through :func:`tests.vector.test_i
 
 A match over at its set-up (four aces or four sixes dealt, C1.14) is skipped by the vector env, which
 starts the next match of the game's seed stream; on the AEC side that is ``reset()`` called again
-(:func:`_skip_matches_over_at_setup`)."""
+(:func:`_skip_matches_over_at_setup`).
+
+Every test runs twice: with the engine's array moves (``ARRAYS_FROM = 1``) and with its small-batch mode,
+where each game steps its scalar state (``ARRAYS_FROM`` above any batch here)."""
 import numpy as np
 import pytest
 
@@ -19,6 +22,13 @@ CASES = [opts for opts in ENVIRONMENTS["beat_or_discard_v0"][1]] + [
     {"claims": False, "four_of_a_kind": False, "target": 4, "reward": "points", "episode": "deal"},
 ]
 IDS = [f"beat_or_discard-{i}" for i in range(len(CASES))]
+
+
+@pytest.fixture(autouse=True, params=["arrays", "scalar"])
+def _engine_mode(request, monkeypatch):
+    """Both ways the engine steps: in arrays, or each game's scalar state (a small batch)."""
+    monkeypatch.setattr(BatchedBeatOrDiscard, "ARRAYS_FROM", 1 if request.param == "arrays" else 10 ** 9)
+    return request.param
 
 
 @pytest.fixture(autouse=True)
