@@ -22,6 +22,14 @@ with one torch thread and the NumPy threads at one, the process uses one core.
     taskset -c 1 nice python benchmarks/ppo_throughput.py --ticks 16            # the full table (about 20 min)
     taskset -c 1 nice python benchmarks/ppo_throughput.py --envs dominoes_v0 --num-envs 128 --seconds 10
     taskset -c 1 nice python benchmarks/ppo_throughput.py --breakdown --num-envs 1024 --seconds 20
+
+``--ref PATH`` compares this checkout with another one (a reference, e.g. ``git worktree add /tmp/ref HEAD~3``):
+every run is a fresh process, this tree's and the reference's alternating (AB, BA, AB, ...) ``--repeats`` times
+with the same settings and seeds, and the table gets both rates and their ratio (``e2e/s`` over the
+reference's, the median of the pairs, with the lowest and highest pair)::
+
+    nice python benchmarks/ppo_throughput.py --ref /tmp/ref --envs dominoes_v0 --selfplay 1 --num-envs 128 \
+        --central-critic 1 --collectors vector --seconds 15 --repeats 3
 """
 from __future__ import annotations
 
@@ -32,11 +40,16 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import itertools  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT_VAR = "PPO_THROUGHPUT_ROOT"
+"""The checkout whose ``agents`` a run imports (this one unless set: ``--ref`` sets it for its runs)."""
+sys.path.insert(0, os.environ.get(ROOT_VAR) or str(Path(__file__).resolve().parent.parent))
 
 from agents.rl.configs import config_for  # noqa: E402
 from agents.rl.ppo import PPOTrainer  # noqa: E402
@@ -113,6 +126,35 @@ def breakdown(env: str, num_envs: int, selfplay: float, central: bool, seconds: 
     return out
 
 
+def one_run(root: str, env: str, sp: float, ne: int, cc: int, kind: str, seconds: float, ticks) -> dict:
+    """:func:`measure` in a fresh process importing ``agents`` from the checkout ``root``."""
+    cmd = [sys.executable, __file__, "--one", json.dumps([env, sp, ne, cc, kind, seconds, ticks])]
+    out = subprocess.run(cmd, env={**os.environ, ROOT_VAR: root}, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def compare(args) -> None:
+    """The ``--ref`` table: this checkout against the reference, alternating fresh processes."""
+    here, ref = str(Path(__file__).resolve().parent.parent), str(Path(args.ref).resolve())
+    print(f"this checkout {here} against the reference {ref}: {args.repeats} pairs per row, alternating\n"
+          "| env | selfplay | num_envs | central critic | collector | e2e/s | reference e2e/s | ratio (median) | "
+          "ratio range | update share | reference update share |\n|---|---|---|---|---|---|---|---|---|---|---|",
+          flush=True)
+    for env, sp, ne, cc, kind in itertools.product(args.envs, args.selfplay, args.num_envs, args.central_critic,
+                                                   args.collectors):
+        new, old = [], []
+        for rep in range(args.repeats):
+            order = [(here, new), (ref, old)]
+            for root, into in (order if rep % 2 == 0 else order[::-1]):
+                into.append(one_run(root, env, sp, ne, cc, kind, args.seconds, args.ticks))
+        ratios = [a["e2e_per_s"] / b["e2e_per_s"] for a, b in zip(new, old)]
+        med = [statistics.median(r["e2e_per_s"] for r in runs) for runs in (new, old)]
+        share = [statistics.median(r["update_share"] for r in runs) for runs in (new, old)]
+        print(f"| {env} | {sp} | {ne} | {bool(cc)} | {kind} | {med[0]:,.0f} | {med[1]:,.0f} | "
+              f"{statistics.median(ratios):.2f}x | {min(ratios):.2f}-{max(ratios):.2f} | {share[0]:.0%} | "
+              f"{share[1]:.0%} |", flush=True)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--envs", nargs="+", default=["dominoes_v0", "queens_and_jacks_v0"])
@@ -124,7 +166,17 @@ def main(argv=None) -> None:
     ap.add_argument("--ticks", type=int, help="rollout_ticks (default: the documented 64); the update's cost "
                     "per decision does not depend on it, an iteration's length does")
     ap.add_argument("--breakdown", action="store_true", help="time the parts of a vector collection instead")
+    ap.add_argument("--ref", help="another checkout to compare with (see the module doc)")
+    ap.add_argument("--repeats", type=int, default=3, help="with --ref: runs of each tree per row")
+    ap.add_argument("--one", help=argparse.SUPPRESS)   # one run of --ref's, as JSON: its measure() on stdout
     args = ap.parse_args(argv)
+    if args.one:
+        env, sp, ne, cc, kind, seconds, ticks = json.loads(args.one)
+        print(json.dumps(measure(trainer(env, ne, sp, bool(cc), kind == "vector", ticks), seconds)))
+        return
+    if args.ref:
+        compare(args)
+        return
     if args.breakdown:
         for env, sp, cc in itertools.product(args.envs, args.selfplay, args.central_critic):
             parts = breakdown(env, args.num_envs[0], sp, bool(cc), args.seconds, args.ticks)

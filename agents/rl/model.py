@@ -13,6 +13,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from .sparse import mlp_forward
+
 NEG = -1e9
 
 
@@ -41,13 +43,15 @@ class ActorCritic(nn.Module):
         self.critic = mlp([self.critic_dim, *(critic_hidden or hidden), 1], 1.0)
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return self.actor(obs).masked_fill(~mask, NEG)
+        return mlp_forward(self.actor, obs).masked_fill(~mask, NEG)
 
     def value(self, cobs: torch.Tensor) -> torch.Tensor:
-        return self.critic(cobs).squeeze(-1)
+        return mlp_forward(self.critic, cobs).squeeze(-1)
 
     def evaluate(self, obs, mask, cobs, actions) -> tuple:
-        """(log-prob of ``actions``, entropy over the legal actions, value)."""
+        """(log-prob of ``actions``, entropy over the legal actions, value). ``obs`` and ``cobs``: dense
+        tensors or :class:`agents.rl.sparse.SparseBatch` minibatches (the first layers from their nonzero
+        entries)."""
         logits = self.masked_logits(obs, mask)
         logp_all = torch.log_softmax(logits, -1)
         p = logp_all.exp()

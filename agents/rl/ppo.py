@@ -35,6 +35,7 @@ from .model import ActorCritic
 from .policy import STAGE_KEYS, NumpyPolicy
 from .rollout import LEARNER, Collector, OpponentPool, Rollout
 from .safe_load import load_checkpoint, plain
+from .sparse import rows_of, take
 from .threads import single_thread_math
 from .vector_rollout import VectorCollector
 
@@ -62,15 +63,17 @@ def advantages(buf: Rollout, gamma: float, lam: float) -> tuple:
 
 class _Batch:
     """One rollout's final transitions as tensors, with their advantages and returns (the first ``limit`` of
-    them, in the order they were collected, where given: the last iteration of a budget)."""
+    them, in the order they were collected, where given: the last iteration of a budget). The observations
+    and critic inputs are kept as their nonzero entries where they are sparse (:func:`agents.rl.sparse.rows_of`:
+    the first layers are computed from those)."""
 
     def __init__(self, buf: Rollout, gamma: float, lam: float, limit: int | None = None):
         idx, adv, ret = advantages(buf, gamma, lam)
         if limit is not None:
             idx, adv, ret = idx[:limit], adv[:limit], ret[:limit]
-        self.obs = torch.from_numpy(buf.obs[idx])
+        self.obs = rows_of(torch.from_numpy(buf.obs[idx]))
         self.mask = torch.from_numpy(buf.mask[idx])
-        self.cobs = torch.from_numpy(buf.cobs[idx]) if buf.cobs is not None else self.obs
+        self.cobs = rows_of(torch.from_numpy(buf.cobs[idx])) if buf.cobs is not None else self.obs
         self.act = torch.from_numpy(buf.act[idx])
         self.old_logp = torch.from_numpy(buf.logp[idx])
         self.old_val = torch.from_numpy(buf.val[idx])
@@ -79,18 +82,20 @@ class _Batch:
         self.n = len(idx)
         self.adv_n = (self.adv - self.adv.mean()) / (self.adv.std() + 1e-8)
 
-    def loss(self, model: ActorCritic, clip: float, vf_coef: float) -> float:
-        """The clipped PPO objective (policy + value terms) on the whole batch, without entropy."""
+    def evaluate(self, model: ActorCritic, mb: torch.Tensor) -> tuple:
+        """``model.evaluate`` on the minibatch ``mb`` (row indices)."""
+        return model.evaluate(take(self.obs, mb), self.mask[mb], take(self.cobs, mb), self.act[mb])
+
+    def loss(self, mb: torch.Tensor, logp: torch.Tensor, v: torch.Tensor, clip: float, vf_coef: float) -> float:
+        """The clipped PPO objective (policy + value terms, the advantages normalized over the whole batch,
+        no entropy) of the minibatch ``mb`` whose log-probs and values are ``logp`` and ``v``."""
+        if not len(mb):
+            return 0.0
         with torch.no_grad():
-            tot = 0.0
-            for s in range(0, self.n, 8192):
-                sl = slice(s, s + 8192)
-                logp, _, v = model.evaluate(self.obs[sl], self.mask[sl], self.cobs[sl], self.act[sl])
-                ratio = (logp - self.old_logp[sl]).exp()
-                a = self.adv_n[sl]
-                pg = -torch.min(ratio * a, ratio.clamp(1 - clip, 1 + clip) * a).sum()
-                tot += float(pg + vf_coef * 0.5 * ((v - self.ret[sl]) ** 2).sum())
-            return tot / max(1, self.n)
+            ratio = (logp - self.old_logp[mb]).exp()
+            a = self.adv_n[mb]
+            pg = -torch.min(ratio * a, ratio.clamp(1 - clip, 1 + clip) * a).mean()
+            return float(pg + vf_coef * 0.5 * ((v - self.ret[mb]) ** 2).mean())
 
 
 def ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, buf: Rollout, cfg: PPOConfig,
@@ -99,24 +104,27 @@ def ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, buf: Rollout, cfg
     """``cfg.epochs`` passes of clipped PPO over the final transitions of ``buf`` (the first ``limit`` of them
     where given), in shuffled minibatches; lr and entropy coefficient decay linearly with ``frac_done``;
     ``critic_only`` (the value warm-up) trains the value term alone. Returns the mean ``pg``, ``vf``, ``ent``,
-    ``kl``, ``clipfrac`` and the batch loss before and after (``loss_before``, ``loss_after``), ``vf_before``,
-    ``samples``, ``lr``."""
+    ``kl``, ``clipfrac``; the PPO loss (:meth:`_Batch.loss`) of the first minibatch -- a random sample of up to
+    ``cfg.minibatch`` of the decisions, all of them in a smaller batch -- before the update and after it
+    (``loss_before``: from the first step's own forward pass, ``loss_after``: one more pass); ``vf_before`` (the
+    value loss of the whole batch at collection), ``samples``, ``lr``."""
     b = _Batch(buf, cfg.gamma, cfg.lam, limit)
     lr = cfg.lr + (cfg.lr_final - cfg.lr) * frac_done
     ent_coef = cfg.ent_coef + (cfg.ent_final - cfg.ent_coef) * frac_done
     for gr in opt.param_groups:
         gr["lr"] = lr
-    loss_before = b.loss(model, cfg.clip, cfg.vf_coef)
-    stats = {"pg": 0.0, "vf": 0.0, "ent": 0.0, "kl": 0.0, "clipfrac": 0.0}
+    sums = torch.zeros(5)   # pg, vf, ent, kl, clipfrac
     count = 0
-    v_before = float(((b.old_val - b.ret) ** 2).mean())
+    probe = loss_before = None
     for _ in range(cfg.epochs):
         perm = torch.randperm(b.n, generator=generator)
         for s in range(0, b.n, cfg.minibatch):
             mb = perm[s:s + cfg.minibatch]
             if len(mb) < cfg.minibatch // 4 and s > 0:
                 continue
-            logp, ent, v = model.evaluate(b.obs[mb], b.mask[mb], b.cobs[mb], b.act[mb])
+            logp, ent, v = b.evaluate(model, mb)
+            if probe is None:
+                probe, loss_before = mb, b.loss(mb, logp, v, cfg.clip, cfg.vf_coef)
             a = b.adv[mb]
             a = (a - a.mean()) / (a.std() + 1e-8)
             ratio = (logp - b.old_logp[mb]).exp()
@@ -130,16 +138,17 @@ def ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, buf: Rollout, cfg
             opt.step()
             with torch.no_grad():
                 lr_ = logp - b.old_logp[mb]
-                stats["kl"] += float(((lr_.exp() - 1) - lr_).mean())
-                stats["clipfrac"] += float(((ratio - 1).abs() > cfg.clip).float().mean())
-            stats["pg"] += float(pg.detach())
-            stats["vf"] += float(vf.detach())
-            stats["ent"] += float(e.detach())
+                sums += torch.stack([pg, vf, e, ((lr_.exp() - 1) - lr_).mean(),
+                                     ((ratio - 1).abs() > cfg.clip).float().mean()])
             count += 1
-    for k in stats:
-        stats[k] /= max(1, count)
-    stats.update(vf_before=0.5 * v_before, loss_before=loss_before, loss_after=b.loss(model, cfg.clip, cfg.vf_coef),
-                 samples=b.n, lr=lr)
+    stats = dict(zip(("pg", "vf", "ent", "kl", "clipfrac"), (sums / max(1, count)).tolist()))
+    if probe is None:   # no step taken (no epochs or no decisions): the loss stayed what it was
+        probe = torch.arange(min(b.n, cfg.minibatch))
+    with torch.no_grad():
+        logp, _, v = b.evaluate(model, probe)
+    after = b.loss(probe, logp, v, cfg.clip, cfg.vf_coef)
+    stats.update(loss_before=after if loss_before is None else loss_before, loss_after=after)
+    stats.update(vf_before=0.5 * float(((b.old_val - b.ret) ** 2).mean()), samples=b.n, lr=lr)
     return stats
 
 
