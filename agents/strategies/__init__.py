@@ -46,10 +46,13 @@ _CACHE: dict = {}
 
 
 def strategy_for(game: Game) -> object:
-    """The (cached) family strategy for ``game``."""
-    key = id(game)
+    """The (cached) family strategy for ``game``: one per rules config (an engine game is a pure function of
+    its class and frozen rules, so games with equal rules share one strategy and its plan caches). Keyed by
+    ``id(game)`` it grew by a strategy, holding its game, for every game ever made: a web server's every
+    table."""
+    key = (type(game), game.rules)
     s = _CACHE.get(key)
-    if s is None or s.game is not game:
+    if s is None:
         s = importlib.import_module(FAMILIES[family_of(game)]).Strategy(game)
         _CACHE[key] = s
     return s

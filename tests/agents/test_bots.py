@@ -151,3 +151,16 @@ def test_a_new_agent_class_can_be_registered():
     agent = make_agent("first_legal_test", "queens_and_jacks_v0")
     env = load("queens_and_jacks_v0").env(episode="deal")
     play_match(env, {a: agent for a in env.possible_agents}, seed=1)
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_games_with_equal_rules_share_one_strategy_and_the_cache_stays_bounded(name):
+    """A long-lived process (the web server makes a game per table) keeps one strategy per rules config, not one
+    per game ever made (keyed by id(game), each strategy held its game: a leak)."""
+    import agents.strategies as strategies
+
+    first = strategy_for(load(name).env().unwrapped.game)
+    before = len(strategies._CACHE)
+    for _ in range(20):
+        assert strategy_for(load(name).env().unwrapped.game) is first
+    assert len(strategies._CACHE) == before
