@@ -500,8 +500,10 @@ def _check_opponent(opponent):
         except ValueError as e:
             raise InvalidOptionError(f"opponent={opponent!r} is not allowed: {e}") from None
         if name not in AGENTS:
+            usable = [n for n in known_agents() if n in AGENTS and n != "random"
+                      and not getattr(agent_class(n), "needs_state", False)]
             raise InvalidOptionError(f"opponent={opponent!r} is not allowed: {_OPPONENT_FORMS}; bot names: "
-                                     f"{', '.join(n for n in known_agents() if n != 'random')}")
+                                     f"{', '.join(usable)}")
         opponent_needs_state = getattr(agent_class(name), "needs_state", False)
     else:
         opponent_needs_state = callable(getattr(opponent, "act", None)) and getattr(opponent, "needs_state", False)

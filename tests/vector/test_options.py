@@ -209,3 +209,12 @@ def test_an_illegal_move_names_the_game_the_move_and_its_legal_moves_and_changes
     assert message.startswith(f"game {b}: action {venv.engine.move_names(b, [illegal])[0]} is not legal")
     assert f"legal: {legal}" in message and e.value.action == illegal
     _assert_unchanged(before, _snapshot(venv))
+
+
+def test_the_bot_names_an_unknown_opponent_is_told_are_the_ones_the_vector_env_takes():
+    with pytest.raises(InvalidOptionError) as e:
+        vector.make("dominoes_v0", 2, opponent="nobody")
+    names = str(e.value).rsplit("bot names: ", 1)[1].split(", ")
+    assert names and "hard" not in names and "pimc" not in names and "expert" not in names
+    for name in names:
+        vector.make("dominoes_v0", 2, seed=0, opponent=name).reset()
