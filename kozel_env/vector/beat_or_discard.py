@@ -48,11 +48,12 @@ SIDE_LISTS = ("piles", "piles_up", "tricks")
 """Per-side fields (with the ledger's ``scores``) held as ``int64[B, S]``."""
 GAME_FIELDS = ("top", "lead", "revealed", "locked", "acted", "out", "trump", "phase", "current_player", "picked",
                "owed", "offered", "leader", "last_beater", "best_claim", "claim_stop", "first_game",
-               "diamond_leader", "stock", "terminal", "last_taker", "equalise_taker", "equalise_to")
+               "diamond_leader", "stock", "terminal", "last_taker", "equalise_taker", "equalise_to",
+               "deals_played")
 """Per-game fields of the scalar state held as ``int64[B]`` (with the ledger's ``eggs`` streak)."""
 MOVED = ("top", "lead", "locked", "acted", "best_claim", "leader", "last_beater", "phase", "current_player",
          "picked", "owed", "offered", "revealed", "trump", "stock", "claim_stop", "diamond_leader", "last_taker",
-         "equalise_taker", "equalise_to")
+         "equalise_taker", "equalise_to", "first_game", "deals_played")
 """The per-game fields the array moves change (written back before a hand-off)."""
 
 
@@ -123,6 +124,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         for k, name in enumerate(names):
             getattr(self, name)[idx] = rows[:, k]
         self.eggs[idx] = rows[:, -1]
+        self.rng[idx] = np.array([st.rng.s for st in sts], np.uint64)
         beats = np.zeros((len(sts), moves.MAX_SETS), I64)
         seq = np.zeros((len(sts), 36), I64)
         for k, st in enumerate(sts):
@@ -142,15 +144,23 @@ class BatchedBeatOrDiscard(BatchedGame):
         beats = self.beats[idx].tolist()
         seqs = self.stock_seq[idx].tolist()
         ends = (self.stock_pos[idx] + views.pc(self.stock[idx])).tolist()
+        ledgers = np.concatenate([self.scores[idx], self.eggs[idx, None]], axis=1).tolist()
         n, S = self.num_players, self.num_sides
-        for st, sr, sd, row, bs, sq, pos, end in zip(self.states[idx].tolist(), seats, sides, rows, beats, seqs,
-                                                     self.stock_pos[idx].tolist(), ends):
+        for st, sr, sd, row, bs, sq, pos, end, led, s in zip(self.states[idx].tolist(), seats, sides, rows, beats,
+                                                             seqs, self.stock_pos[idx].tolist(), ends, ledgers,
+                                                             self.rng[idx].tolist()):
             (st.hands, st.table_up, st.table_down, st.known, st.laid_down,
              st.claims) = (sr[k * n:(k + 1) * n] for k in range(len(SEAT_LISTS)))
             st.piles, st.piles_up, st.tricks = sd[:S], sd[S:2 * S], sd[2 * S:]
             (st.top, st.lead, st.locked, st.acted, st.best_claim, st.leader, st.last_beater, st.phase,
              st.current_player, st.picked, st.owed, st.offered, st.revealed, st.trump, st.stock, st.claim_stop,
-             st.diamond_leader, st.last_taker, st.equalise_taker, st.equalise_to) = row
+             st.diamond_leader, st.last_taker, st.equalise_taker, st.equalise_to, first, st.deals_played) = row
+            st.first_game = bool(first)
+            st.rng.s = s
+            ledger = st.ledger
+            ledger.scores, ledger.eggs_streak = led[:S], led[S]
+            ledger.opened = [v > 0 for v in ledger.scores]  # scores only grow: opened and wrote are "above 0"
+            ledger.wrote = ledger.opened[:]
             st.legal_beats = tuple(b for b in bs if b)
             st.stock_seq = tuple(sq[pos:end])
             st.legal_cache = -1

@@ -3,17 +3,18 @@
 ``_draw`` (C1.9, the bottom card shown and made trump, C1.10) and ``_start_round`` / ``_clear_round`` (the
 next round, its claim question, C1.13), line for line, for the games ``idx`` of the engine ``e``.
 
-Four aces or four sixes after a refill (C1.14) and the end of a game (every hand empty: the score, the next
-deal or the match end) are handed off to the scalar ``_four_check`` / ``_end_game``
-(:mod:`.beat_or_discard_moves`). The stock is ``stock_seq`` (``int64[B, 36]``, the scalar draw order from
-position ``stock_pos``) beside the scalar ``stock`` mask.
+Four aces or four sixes after a refill (C1.14) are handed off to the scalar ``_four_check``
+(:mod:`.beat_or_discard_moves`); the end of a game (every hand empty) goes on in :mod:`.beat_or_discard_deal`.
+The stock is ``stock_seq`` (``int64[B, 36]``, the scalar draw order from position ``stock_pos``) beside the
+scalar ``stock`` mask.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..cards.beat_or_discard.tables import ACES, PH_EQUALISE, SIXES
-from .beat_or_discard_moves import END_GAME, FOUR, ask_claims, decide, hand_off
+from .beat_or_discard_deal import end_game
+from .beat_or_discard_moves import FOUR, ask_claims, decide, hand_off
 from .beat_or_discard_views import pc
 
 I64 = np.int64
@@ -106,7 +107,7 @@ def refill(e, idx: np.ndarray) -> None:
         hand_off(e, idx[four], FOUR)
         idx, taker = idx[~four], taker[~four]
     empty = ~e.hands[idx].any(axis=1)
-    hand_off(e, idx[empty], END_GAME)
+    end_game(e, idx[empty])
     idx, leader = idx[~empty], taker[~empty]
     for _ in range(n):
         none = e.hands[idx, leader] == 0

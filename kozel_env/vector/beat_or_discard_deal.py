@@ -1,0 +1,113 @@
+"""``beat_or_discard_v0`` batched: the end of a game and the next deal as array operations -- the scalar
+:mod:`kozel_env.cards.beat_or_discard.scoring`'s ``_end_game`` (card points, the penalty table C1.1, eggs
+C1.12 through the ledger's multiply rule) and ``_deal`` (C1.9-C1.11: the shuffle from the game's own
+:class:`~kozel_env.core.rng.Rng` stream, bit for bit through :mod:`kozel_env.vector.rng`), for the games
+``idx`` of the engine ``e``.
+
+Only a game end that changes nothing but the scores goes through here. One that ends the match or puts a
+player out (C1.16, C1.17) and every ``single_deal`` game end are handed off whole to the scalar
+``_end_game`` (:mod:`.beat_or_discard_moves`), and so is four of a kind in the new deal (C1.14, the scalar
+``_four_check``). The scalar ``results`` hold the deals the scalar code ended; the engine's outputs hold
+every deal.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards.beat_or_discard.tables import ACES, SIXES
+from ..cards.deck import DIAMONDS, NUM_CARDS, points
+from . import rng as vrng
+from .beat_or_discard_moves import END_GAME, FOUR, ask_claims, hand_off
+from .beat_or_discard_views import SUIT_SHIFTS
+
+I64 = np.int64
+CHUNK_POINTS = np.array([[points(m << sh) for m in range(512)] for sh in SUIT_SHIFTS], I64)
+"""``CHUNK_POINTS[s, m]``: card points (deck.points) of the 9-bit chunk ``m`` of suit ``s``."""
+
+
+def card_points(piles: np.ndarray) -> np.ndarray:
+    """deck.points of every mask."""
+    return sum(CHUNK_POINTS[s][piles >> sh & 511] for s, sh in enumerate(SUIT_SHIFTS))
+
+
+def end_game(e, idx: np.ndarray) -> None:
+    """scoring._end_game where the match goes on with everyone in; elsewhere the scalar one (handed off)."""
+    if not len(idx):
+        return
+    r = e.rules
+    S = e.num_sides
+    ins = ((e.out[idx, None] >> np.arange(S)) & 1) == 0 if not r.pairs else np.ones((len(idx), S), bool)
+    pts = card_points(e.piles[idx])
+    tricks = e.tricks[idx]
+    pen = np.array(r.penalties, I64)
+    raw = np.where(tricks == 0, pen[3], np.where(pts >= 61, pen[0], np.where(pts >= 31, pen[1], pen[2])))
+    raw = np.where(ins, raw, 0)
+    two = ins.sum(axis=1) == 2
+    eggs = two & ((np.where(ins, pts, 0) == 60).sum(axis=1) == 2)
+    mult = np.left_shift(1, e.eggs[idx])
+    written = np.where(eggs[:, None], 0, raw * mult[:, None])
+    scores = e.scores[idx] + written
+    ends = (ins & (scores >= r.target)).any(axis=1) | np.full(len(idx), e.single_deal)
+    hand_off(e, idx[ends], END_GAME)
+    keep = ~ends
+    idx, written, scores, eggs, ins, raw = idx[keep], written[keep], scores[keep], eggs[keep], ins[keep], raw[keep]
+    if not len(idx):
+        return
+    e.scores[idx] = scores
+    e.eggs[idx] = np.where(eggs, e.eggs[idx] + 1, 0)
+    e.deals_played[idx] += 1
+    e.first_game[idx] = 0
+    winners = ins & (raw == 0) & ~eggs[:, None]
+    e.end_deal_outputs(idx, written, scores, winners, eggs)
+    deal(e, idx)
+
+
+def deal(e, idx: np.ndarray) -> None:
+    """scoring._deal of a later game: the shuffle, hands to the seats still in, the stock; the leader is the
+    taker of the last trick (C1.11), the next seat in when it is out; four of a kind (C1.14) handed off."""
+    r = e.rules
+    n, hs = e.num_players, r.hand_size
+    cards = vrng.shuffled(e.rng, idx, list(range(NUM_CARDS)))
+    bits = np.left_shift(1, cards)
+    ins = ((e.out[idx, None] >> np.arange(n)) & 1) == 0
+    slot = np.cumsum(ins, axis=1) - 1
+    dealt = ins.sum(axis=1) * hs
+    hands = np.zeros((len(idx), n), I64)
+    for j in range(hs):
+        pos = np.where(ins, slot * hs + j, 0)
+        hands |= np.where(ins, np.take_along_axis(bits, pos, axis=1), 0)
+    e.hands[idx] = hands
+    rest = np.arange(NUM_CARDS)[None, :] >= dealt[:, None]
+    e.stock[idx] = np.bitwise_or.reduce(np.where(rest, bits, 0), axis=1)
+    shift = np.clip(np.arange(NUM_CARDS)[None, :] + dealt[:, None], 0, NUM_CARDS - 1)
+    e.stock_seq[idx] = np.take_along_axis(cards, shift, axis=1)
+    e.stock_pos[idx] = 0
+    for name in ("piles", "piles_up", "tricks", "laid_down", "known"):
+        getattr(e, name)[idx] = 0
+    e.revealed[idx] = -1
+    if hs == 4:
+        e.trump[idx] = DIAMONDS
+    e.diamond_leader[idx] = -1
+    leader = e.last_taker[idx]
+    for _ in range(n):
+        leader = np.where((e.out[idx] >> leader & 1) == 1, (leader + 1) % n, leader)
+    for _ in range(n):
+        leader = np.where(e.hands[idx, leader] == 0, (leader + 1) % n, leader)
+    _clear_round(e, idx, leader)
+    if r.four_of_a_kind:
+        four = (ins & (((hands & ACES) == ACES) | ((hands & SIXES) == SIXES))).any(axis=1)
+        hand_off(e, idx[four], FOUR)
+        idx, leader = idx[~four], leader[~four]
+    ask_claims(e, idx, (leader + 1) % n)
+
+
+def _clear_round(e, idx, leader) -> None:
+    """engine._clear_round: an empty table for a round that ``leader`` leads."""
+    e.leader[idx] = leader
+    e.last_beater[idx] = -1
+    e.table_up[idx] = 0
+    e.table_down[idx] = 0
+    e.claims[idx] = 0
+    for name in ("top", "lead", "locked", "acted", "best_claim"):
+        getattr(e, name)[idx] = 0
+    e.claim_stop[idx] = leader
