@@ -90,7 +90,7 @@ class BatchedBeatOrDiscard(BatchedGame):
             setattr(self, name, np.zeros((B, S), I64))
         for name in GAME_FIELDS + ("eggs", "handoff", "handoff_arg", "stock_pos"):
             setattr(self, name, np.zeros(B, I64))
-        self.stock_seq = np.zeros((B, 36), I64)
+        self.stock_seq = np.zeros((B, 36), np.int8)  # card ids 0..35 (int8 keeps a game's state under 1 KiB)
         self.beats = np.zeros((B, moves.MAX_SETS), I64)
         self.current_player[:] = -1
         self.phase[:] = PH_OVER

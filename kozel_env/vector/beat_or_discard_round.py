@@ -5,7 +5,7 @@ next round, its claim question, C1.13), line for line, for the games ``idx`` of 
 
 Four aces or four sixes after a refill (C1.14) are handed off to the scalar ``_four_check``
 (:mod:`.beat_or_discard_moves`); the end of a game (every hand empty) goes on in :mod:`.beat_or_discard_deal`.
-The stock is ``stock_seq`` (``int64[B, 36]``, the scalar draw order from position ``stock_pos``) beside the
+The stock is ``stock_seq`` (``int8[B, 36]``, the scalar draw order from position ``stock_pos``) beside the
 scalar ``stock`` mask.
 """
 from __future__ import annotations
@@ -123,7 +123,7 @@ def _draw(e, idx: np.ndarray, q: np.ndarray) -> None:
     if not len(idx):
         return
     pos = e.stock_pos[idx]
-    c = e.stock_seq[idx, pos]
+    c = e.stock_seq[idx, pos].astype(I64)  # int8 in the state: 1 << c needs int64
     e.stock_pos[idx] = pos + 1
     b = np.left_shift(1, c)
     e.stock[idx] ^= b
