@@ -48,6 +48,10 @@ MAX_RECORD = 4 * 1024 * 1024
 """Largest record upload (bytes)."""
 MAX_ADVANCE = 50
 """Most bot moves one advance request may ask for."""
+KEEP_ALIVE = 75
+"""Seconds an idle connection is kept open (uvicorn's default is 5): longer than a client's own idle expiry
+(httpx 5 s, browsers longer), so the client closes an idle connection first and a request never races the
+server closing it (a ReadError under load)."""
 
 
 async def _raw_body(request: Request, limit: int) -> bytes:
@@ -283,7 +287,7 @@ def main(argv=None) -> None:
         except (InvalidRecordError, BadRequest) as e:
             sys.exit(f"cannot open {args.record}: {e}")
         print(f"replay of {args.record}: {url}#replay={rid}", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_keep_alive=KEEP_ALIVE))
     server.run(sockets=[sock])
 
 

@@ -394,3 +394,38 @@ def test_a_bad_record_on_the_command_line_is_one_line_and_no_server(tmp_path, te
     assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
     assert out.stderr.strip().startswith(f"cannot open {path}:") and words in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_an_idle_kept_alive_connection_outlives_the_clients_own_expiry():
+    """The server keeps an idle connection open longer (KEEP_ALIVE) than a client's idle expiry (httpx: 5 s),
+    so the client closes first and no request races the server's close (a ReadError under load with
+    uvicorn's 5 s default)."""
+    import socket
+
+    proc = subprocess.Popen([sys.executable, "-m", "agents.web", "--port", "0"], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        host, port = proc.stdout.readline().split("//", 1)[1].strip().rstrip("/").split(":")
+        for _ in range(100):              # the URL is printed once bound; uvicorn listens a moment later
+            try:
+                s = socket.create_connection((host, int(port)), timeout=10)
+                break
+            except ConnectionRefusedError:
+                time.sleep(0.1)
+        with s:
+            ask = f"GET /api/games HTTP/1.1\r\nHost: {host}\r\nConnection: keep-alive\r\n\r\n".encode()
+            for wait in (0, 6):           # past uvicorn's default 5 s and httpx's own expiry
+                time.sleep(wait)
+                s.sendall(ask)
+                head = s.recv(64)
+                assert head.startswith(b"HTTP/1.1 200"), (wait, head)
+                s.settimeout(0.5)
+                try:
+                    while s.recv(65536):
+                        pass
+                except TimeoutError:
+                    pass
+                s.settimeout(10)
+    finally:
+        proc.terminate()
+        proc.wait(10)
