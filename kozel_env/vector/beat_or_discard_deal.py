@@ -93,7 +93,7 @@ def deal(e, idx: np.ndarray) -> None:
         leader = np.where((e.out[idx] >> leader & 1) == 1, (leader + 1) % n, leader)
     for _ in range(n):
         leader = np.where(e.hands[idx, leader] == 0, (leader + 1) % n, leader)
-    _clear_round(e, idx, leader)
+    clear_round(e, idx, leader)
     if r.four_of_a_kind:
         four = (ins & (((hands & ACES) == ACES) | ((hands & SIXES) == SIXES))).any(axis=1)
         hand_off(e, idx[four], FOUR)
@@ -101,7 +101,7 @@ def deal(e, idx: np.ndarray) -> None:
     ask_claims(e, idx, (leader + 1) % n)
 
 
-def _clear_round(e, idx, leader) -> None:
+def clear_round(e, idx, leader) -> None:
     """engine._clear_round: an empty table for a round that ``leader`` leads."""
     e.leader[idx] = leader
     e.last_beater[idx] = -1

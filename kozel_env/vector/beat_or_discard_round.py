@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards.beat_or_discard.tables import ACES, PH_EQUALISE, SIXES
-from .beat_or_discard_deal import end_game
+from .beat_or_discard_deal import clear_round, end_game
 from .beat_or_discard_moves import FOUR, ask_claims, decide, hand_off
 from .beat_or_discard_views import pc
 
@@ -140,12 +140,5 @@ def start_round(e, idx: np.ndarray, leader: np.ndarray) -> None:
     """engine._start_round: an empty table (``_clear_round``), then the claim question (C1.13)."""
     if not len(idx):
         return
-    e.leader[idx] = leader
-    e.last_beater[idx] = -1
-    e.table_up[idx] = 0
-    e.table_down[idx] = 0
-    e.claims[idx] = 0
-    for name in ("top", "lead", "locked", "acted", "best_claim"):
-        getattr(e, name)[idx] = 0
-    e.claim_stop[idx] = leader
+    clear_round(e, idx, leader)
     ask_claims(e, idx, (leader + 1) % e.num_players)
