@@ -53,18 +53,29 @@ def _play_deal(page, env_name: str, shots: str) -> int:
     raise AssertionError(f"{env_name}: the deal did not end in 400 clicks")
 
 
+def _open_table(browser, server_url, env_name, episode="deal", seed="11", others=None, errors=None, **page_kw):
+    """A new page on the play tab: the game, its other seats' bot (``others``), episode, seed and pace 0;
+    ``errors`` collects the page's script errors."""
+    page = browser.new_page(viewport={"width": 1200, "height": 640}, **page_kw)
+    if errors is not None:
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server_url)
+    page.select_option("#game", env_name)
+    if others is not None:
+        for sel in page.query_selector_all(".seat-choice:not([disabled])"):
+            sel.select_option(others)
+    page.eval_on_selector("#pace", "el => { el.value = 0; }")
+    page.select_option("#episode", episode)
+    page.fill("#seed", seed)
+    return page
+
+
 @pytest.mark.parametrize("env_name", list(ENVIRONMENTS))
 def test_a_whole_deal_is_played_by_clicking_then_downloaded_and_replayed(env_name, server_url, browser, shots,
                                                                          tmp_path):
     t0 = time.monotonic()
-    page = browser.new_page(viewport={"width": 1200, "height": 640}, accept_downloads=True)
     errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server_url)
-    page.select_option("#game", env_name)
-    page.eval_on_selector("#pace", "el => { el.value = 0; }")
-    page.select_option("#episode", "deal")
-    page.fill("#seed", "11")
+    page = _open_table(browser, server_url, env_name, errors=errors, accept_downloads=True)
     page.click("#start")
     clicks = _play_deal(page, env_name, shots)
     assert clicks > 0
@@ -125,11 +136,7 @@ def test_a_bots_table_is_watched_as_the_spectator_with_pause_and_step(server_url
 
 
 def test_the_hint_toggle_shows_the_networks_probabilities_and_the_experts_move(server_url, browser, shots):
-    page = browser.new_page(viewport={"width": 1200, "height": 640})
-    page.goto(server_url)
-    page.select_option("#game", "queens_and_jacks_v0")
-    page.eval_on_selector("#pace", "el => { el.value = 0; }")
-    page.fill("#seed", "4")
+    page = _open_table(browser, server_url, "queens_and_jacks_v0", seed="4")
     page.click("#start")
     page.wait_for_selector(".piece.legal")
     page.check("#hints")
@@ -146,16 +153,8 @@ def test_a_whole_match_is_played_by_clicking(env_name, server_url, browser):
     """Issue 32's "done when": a whole match of each game (episode "match", random bots for pace) played by
     clicking legal moves until the match is over; the sheet holds every deal, the end names winners and goats."""
     t0 = time.monotonic()
-    page = browser.new_page(viewport={"width": 1200, "height": 640})
     errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server_url)
-    page.select_option("#game", env_name)
-    for sel in page.query_selector_all(".seat-choice:not([disabled])"):
-        sel.select_option("random")
-    page.eval_on_selector("#pace", "el => { el.value = 0; }")
-    page.select_option("#episode", "match")
-    page.fill("#seed", "3")
+    page = _open_table(browser, server_url, env_name, episode="match", seed="3", others="random", errors=errors)
     page.click("#start")
     clicks = 0
     for _ in range(3000):
