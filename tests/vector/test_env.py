@@ -33,17 +33,18 @@ def test_single_learner_mode_is_the_aec_env_with_the_opponent_moving_between_the
     venv = vector.make(name, B, seed=seed, opponent=lowest_legal, **options)
     envs = [load(name).env(**options) for _ in range(B)]
     game = envs[0].unwrapped.game
+    S = game.num_sides
     episode = [0] * B
     carry = [0.0] * B
     ts = venv.reset()
     for b, (env, s) in enumerate(zip(envs, vector.seeds_from(seed, B))):
         env.reset(seed=int(s))
-        carry[b] = _play_to_learner(env, b % 2, game, 0.0)
+        carry[b] = _play_to_learner(env, b % S, game, 0.0)
     gen = np.random.default_rng(0)
     episodes = 0
     for step in range(150):
         for b, env in enumerate(envs):
-            side = (b + episode[b]) % 2
+            side = (b + episode[b]) % S
             assert game.side_of(int(ts.seat[b])) == side
             assert ts.seat[b] == env.agent_name_mapping[env.agent_selection]
             o = env.observe(env.agent_selection)
@@ -51,7 +52,7 @@ def test_single_learner_mode_is_the_aec_env_with_the_opponent_moving_between_the
         actions = vector.random_actions(ts.mask, gen)
         ts = venv.step(actions)
         for b, env in enumerate(envs):
-            side = (b + episode[b]) % 2
+            side = (b + episode[b]) % S
             env.step(int(actions[b]))
             got = carry[b] + env.rewards[f"player_{side}"]
             got = _play_to_learner(env, side, game, got)
@@ -64,7 +65,7 @@ def test_single_learner_mode_is_the_aec_env_with_the_opponent_moving_between_the
                 assert ts.info["learner_return"][b] == env.unwrapped.game_state.match_result["returns"][side]
                 episode[b] += 1
                 env.reset()
-                carry[b] = _play_to_learner(env, (b + episode[b]) % 2, game, 0.0)
+                carry[b] = _play_to_learner(env, (b + episode[b]) % S, game, 0.0)
     assert episodes >= 3
 
 

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from kozel_env import beat_or_discard_v0, vector
-from kozel_env.registry import ENVIRONMENTS, load
+from kozel_env.registry import ENVIRONMENTS
 from kozel_env.vector.beat_or_discard import BatchedBeatOrDiscard
-from tests.vector.test_env import _play_to_learner, lowest_legal
+from tests.vector import test_env
 from tests.vector.test_identity import run_identity
 
 CASES = [opts for opts in ENVIRONMENTS["beat_or_discard_v0"][1]] + [
@@ -95,42 +95,9 @@ def test_a_step_that_ends_a_game_and_the_next_deal_by_four_of_a_kind_reports_the
                          ids=["pairs-deal", "solo4-points"])
 def test_single_learner_mode_is_the_aec_env_with_the_opponent_moving_between_the_learner_decisions(options):
     """The vector env's single-learner mode (its sub-batches of opponent games, :meth:`take` / :meth:`put`)
-    against the AEC env driven the same way (the helpers of ``tests/vector/test_env.py``)."""
-    name, B, seed = "beat_or_discard_v0", 6, 11
-    venv = vector.make(name, B, seed=seed, opponent=lowest_legal, **options)
-    envs = [load(name).env(**options) for _ in range(B)]
-    game = envs[0].unwrapped.game
-    S = game.num_sides
-    episode = [0] * B
-    carry = [0.0] * B
-    ts = venv.reset()
-    for b, (env, s) in enumerate(zip(envs, vector.seeds_from(seed, B))):
-        env.reset(seed=int(s))
-        carry[b] = _play_to_learner(env, b % S, game, 0.0)
-    gen = np.random.default_rng(0)
-    episodes = 0
-    for step in range(150):
-        for b, env in enumerate(envs):
-            assert ts.seat[b] == env.agent_name_mapping[env.agent_selection], (step, b)
-            o = env.observe(env.agent_selection)
-            assert np.array_equal(ts.obs[b], o["observation"]) and np.array_equal(ts.mask[b], o["action_mask"])
-        actions = vector.random_actions(ts.mask, gen)
-        ts = venv.step(actions)
-        for b, env in enumerate(envs):
-            side = (b + episode[b]) % S
-            env.step(int(actions[b]))
-            got = _play_to_learner(env, side, game, carry[b] + env.rewards[f"player_{side}"])
-            carry[b] = 0.0
-            done = env.terminations[env.agent_selection]
-            assert ts.done[b] == done, (step, b)
-            assert ts.rewards[b] == np.float32(got), (step, b, ts.rewards[b], got)
-            if done:
-                episodes += 1
-                assert ts.info["learner_return"][b] == env.unwrapped.game_state.match_result["returns"][side]
-                episode[b] += 1
-                env.reset()
-                carry[b] = _play_to_learner(env, (b + episode[b]) % S, game, 0.0)
-    assert episodes >= 3
+    against the AEC env driven the same way (``tests/vector/test_env.py``'s test, any number of sides)."""
+    test_env.test_single_learner_mode_is_the_aec_env_with_the_opponent_moving_between_the_learner_decisions(
+        "beat_or_discard_v0", options)
 
 
 def test_a_step_that_ends_two_deals_rewards_both_deals_points_as_the_aec_env():
