@@ -24,7 +24,7 @@ from ..cards.beat_or_discard.tables import (
     PH_OVER,
     SUIT_OF_CARD,
 )
-from .bits import Packer
+from .bits import popcount as pc
 
 I64 = np.int64
 U64 = np.uint64
@@ -33,11 +33,6 @@ SUIT_OF = np.array(SUIT_OF_CARD, I64)
 SUIT_SHIFTS = (0, 9, 18, 27)
 assert all(SUIT_OF_CARD[9 * s] == 511 << sh for s, sh in enumerate(SUIT_SHIFTS))
 assert tuple(CLAIM_NS) == tuple(range(CLAIM_NS[0], CLAIM_NS[0] + len(CLAIM_NS)))
-
-
-def pc(x: np.ndarray) -> np.ndarray:
-    """Set bits of each (non-negative) int64, as int64."""
-    return np.bitwise_count(x).astype(I64)
 
 
 def bit_length(x: np.ndarray) -> np.ndarray:
@@ -111,23 +106,6 @@ def _answer_mask(e, idx, h, sel, le, owed) -> np.ndarray:
     return m | np.where(has, 0, e.offered[idx])
 
 
-def _put_wide(pk: Packer, value: np.ndarray, pos: int, width: int) -> None:
-    """A thermometer or row wider than 64 bits: ``value`` is its number of set low bits."""
-    start = 0
-    while start < width:
-        w = min(64, width - start)
-        k = np.clip(value - start, 0, w)
-        pk.put_at(therm(k), pos + start, w)
-        start += w
-
-
-def therm(k: np.ndarray) -> np.ndarray:
-    """``(1 << k) - 1`` as uint64 (k in 0..64)."""
-    k = np.asarray(k, I64)
-    full = np.uint64(0xFFFFFFFFFFFFFFFF)
-    return np.where(k >= 64, full, (np.left_shift(np.uint64(1), np.minimum(k, 63).astype(U64)) - np.uint64(1)))
-
-
 def observe(e, out: np.ndarray) -> np.ndarray:
     """game.observe(state, max(current_player, 0)) of every game."""
     spec = e.game.obs_spec
@@ -150,13 +128,13 @@ def observe(e, out: np.ndarray) -> np.ndarray:
     put(np.where(mine, e.picked, 0), "selected", width=36)
     put(np.where(mine, np.left_shift(1, np.minimum(ph, 4)), 0), "decision", width=5)
     owes = mine & ((ph == PH_ANSWER) | (ph == PH_EQUALISE))
-    put(therm(np.where(owes, e.owed, 0)), "owed", width=e.rules.hand_size)
+    pk.put_count(np.where(owes, e.owed, 0), spec.offset("owed"), e.rules.hand_size)
     put(np.where(e.revealed >= 0, np.left_shift(1, np.maximum(e.revealed, 0)), 0), "revealed", width=36)
     full = (1 << n) - 1
     for name, m in (("locked", e.locked), ("acted", e.acted), ("out", e.out)):
         put(((m >> p) | (m << (n - p))) & full, name, width=n)
     put(np.left_shift(1, e.trump), "trump", width=4)
-    _seat_rows(e, put, ar, p)
+    _seat_rows(e, put, pk, ar, p)
     _side_rows(e, put, pk, ar, p)
     put(np.where(e.terminal, 0, np.left_shift(1, (e.leader - p) % n)), "leader", width=n)
     lb = e.last_beater
@@ -165,13 +143,14 @@ def observe(e, out: np.ndarray) -> np.ndarray:
     dl = e.diamond_leader
     put(np.where(dl >= 0, np.left_shift(1, (dl - p) % n), 0), "diamond_leader", width=n)
     put(np.left_shift(1, np.minimum(e.eggs, 3)), "eggs", width=4)
-    pk.put_at(therm(pc(e.stock)), spec.offset("stock"), 36)
+    pk.put_count(pc(e.stock), spec.offset("stock"), 36)
     pk.unpack(out)
     return out
 
 
-def _seat_rows(e, put, ar, p) -> None:
+def _seat_rows(e, put, pk, ar, p) -> None:
     """The parts with a row per relative seat: table, known, hand and down counts, claims."""
+    spec = e.game.obs_spec
     n = e.num_players
     up = e.top != 0
     c0 = CLAIM_NS[0]
@@ -179,8 +158,8 @@ def _seat_rows(e, put, ar, p) -> None:
         q = (p + k) % n
         put(np.where(up, e.table_up[ar, q], 0), "table", k, width=36)
         put(e.known[ar, q], "known", k, width=36)
-        put(therm(pc(e.hands[ar, q])), "hand_counts", k, width=e.rules.hand_size)
-        put(therm(pc(e.table_down[ar, q])), "down_counts", k, width=e.rules.hand_size)
+        pk.put_count(pc(e.hands[ar, q]), spec.offset("hand_counts", k), e.rules.hand_size)
+        pk.put_count(pc(e.table_down[ar, q]), spec.offset("down_counts", k), e.rules.hand_size)
         c = e.claims[ar, q]
         put(np.where(c > 0, np.left_shift(1, np.maximum(c - c0, 0)), 0), "claims", k, width=len(CLAIM_NS))
 
@@ -197,6 +176,6 @@ def _side_rows(e, put, pk, ar, p) -> None:
         pl = e.piles[ar, s]
         put(np.where(pl != 0, e.piles_up[ar, s] | (pl & mine_down), 0), "pile_seen", k, width=36)
         took |= np.where(pl != 0, 1 << k, 0)
-        pk.put_at(therm(pc(pl)), spec.offset("pile_counts", k), 36)
-        _put_wide(pk, np.minimum(e.scores[ar, s], tg), spec.offset("scores", k), tg)
+        pk.put_count(pc(pl), spec.offset("pile_counts", k), 36)
+        pk.put_count(e.scores[ar, s], spec.offset("scores", k), tg)
     put(took, "took", width=S)

@@ -13,6 +13,7 @@ from ..core.spec import ObsSpec
 
 U64 = np.uint64
 ONE = U64(1)
+_ALL = U64(0xFFFFFFFFFFFFFFFF)
 
 
 def popcount(x: np.ndarray) -> np.ndarray:
@@ -116,6 +117,14 @@ class Packer:
                 words[:, w + 1] |= value >> U64(64 - sh)
         else:
             words[:, w] |= value
+
+    def put_count(self, count: np.ndarray, pos: int, width: int) -> None:
+        """A thermometer of ``count`` ones (capped at ``width``; any width, in 64-bit pieces) at ``pos``."""
+        count = np.asarray(count, np.int64)
+        for start in range(0, width, 64):
+            w = min(64, width - start)
+            c = np.clip(count - start, 0, w).astype(U64)
+            self.put_at(np.where(c >= 64, _ALL, (ONE << np.minimum(c, U64(63))) - ONE), pos + start, w)
 
     def unpack(self, out: np.ndarray) -> None:
         """Write the packed bits as 0.0 / 1.0 into ``out[:, :nbits]``."""

@@ -88,14 +88,6 @@ def one_suit(m: np.ndarray) -> np.ndarray:
     return ok
 
 
-def _thermo(pk: Packer, count: np.ndarray, pos: int, width: int) -> None:
-    """A thermometer of ``count`` ones (capped at ``width``) at ``pos``."""
-    for start in range(0, width, 64):
-        w = min(64, width - start)
-        c = np.clip(count - start, 0, w).astype(U64)
-        pk.put_at(np.where(c >= 64, ALL, (ONE << np.minimum(c, 63)) - ONE), pos + start, w)
-
-
 def _rel(s: np.ndarray, r: np.ndarray, n: int) -> np.ndarray:
     return ((s - r) % n).astype(U64)
 
@@ -132,7 +124,7 @@ class Views:
         pk.put_at(ONE << e.trump_card.astype(U64), at("trump_card"), NUM_CARDS)
         d = e.trump_drawn_by
         pk.put_at(np.where(d < 0, ONE, ONE << (_rel(d, r, n) + ONE)), at("trump_card_at"), n + 1)
-        _thermo(pk, e.stock_len, at("stock"), STOCK_MAX)
+        pk.put_count(e.stock_len, at("stock"), STOCK_MAX)
         pk.put_at(ONE << _rel(e.dealer, r, n), at("dealer"), n)
         pk.put_at(np.where(live, ONE << _rel(e.leader, r, n), U64(0)), at("leader"), n)
         lt = e.last_taker
@@ -170,10 +162,10 @@ class Views:
             known = e.face_up[rows, sd] | (mydown & tk)
             pk.put_at(np.where(took, known, z), at("taken_known", dd), NUM_CARDS)
             pk.put_at(took.astype(U64), at("took_trick", dd), 1)
-            _thermo(pk, np.where(took, popcount(tk) - popcount(known), 0), at("taken_unseen", dd), NUM_CARDS - HAND)
-            _thermo(pk, e.ledger.scores[rows, sd], at("scores", dd), self.score_bits)
+            pk.put_count(np.where(took, popcount(tk) - popcount(known), 0), at("taken_unseen", dd), NUM_CARDS - HAND)
+            pk.put_count(e.ledger.scores[rows, sd], at("scores", dd), self.score_bits)
             pk.put_at(e.in_match[rows, sd].astype(U64), at("sides_in", dd), 1)
-        _thermo(pk, e.deals_played, at("deals_played"), e.rules.max_deals)
+        pk.put_count(e.deals_played, at("deals_played"), e.rules.max_deals)
         pk.unpack(out)
         return out
 
