@@ -52,33 +52,50 @@ def spread2(x: np.ndarray) -> np.ndarray:
     return _SPREAD14[(x & _M14).astype(np.intp)] | (_SPREAD14[((x >> _S14) & _M14).astype(np.intp)] << _S28)
 
 
-_SELECT_STEPS = tuple((U64(w), U64((1 << w) - 1)) for w in (32, 16, 8, 4, 2, 1))
+def _select8(v: int, r: int) -> int:
+    """The bit of rank ``r`` of the byte ``v`` by the halving steps 4, 2, 1 (7 when ``v`` has no such bit)."""
+    pos = 0
+    for width in (4, 2, 1):
+        low = bin(v & ((1 << width) - 1)).count("1")
+        if r >= low:
+            r, v, pos = r - low, v >> width, pos + width
+    return pos
+
+
+_SELECT8 = np.array([[_select8(v, r) for r in range(8)] for v in range(256)], np.int64)
+"""``_SELECT8[byte, r]``: the position of the set bit of rank ``r`` in ``byte``."""
+_SELECT_STEPS = tuple((U64(w), U64((1 << w) - 1), w) for w in (32, 16, 8))
+_M8 = U64(0xFF)
 
 
 def select_bit(words: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Per row of ``words`` (``uint64[B, W]``, bit ``j`` of word ``w`` standing for ``64 w + j``), the
     position of the set bit of rank ``k`` (0-based, below the row's popcount): the ``k``-th legal action of
-    a packed mask, with no loop over rows."""
-    k = np.asarray(k, np.int64).copy()
+    a packed mask, with no loop over rows. The word that holds it, then halving steps down to a byte, then a
+    table (products with the 0/1 step flags instead of ``np.where``: fewer temporaries)."""
+    k = np.array(k, np.int64)
     B, W = words.shape
     x = words[:, 0].copy()
     pos = np.zeros(B, np.int64)
     if W > 1:
-        left = k.copy()
-        for w in range(W):
-            c = popcount(words[:, w])
-            here = (left >= 0) & (left < c)
-            x = np.where(here, words[:, w], x)
-            pos = np.where(here, 64 * w, pos)
-            k = np.where(here, left, k)
-            left = left - c
-    for width, low_bits in _SELECT_STEPS:
-        low = popcount(x & low_bits)
+        k0 = k.copy()
+        for w in range(1, W):
+            c = np.bitwise_count(x)
+            up = k >= c  # the rank lies past this word's bits: word w
+            k -= c * up
+            x = np.where(up, words[:, w], x)
+            pos += up * 64
+        past = np.flatnonzero(k >= np.bitwise_count(x))  # no bit of that rank: word 0, as a row of no words
+        if len(past):
+            x[past], k[past], pos[past] = words[past, 0], k0[past], 0
+    for shift, low_bits, width in _SELECT_STEPS:
+        low = np.bitwise_count(x & low_bits)
         up = k >= low
-        k -= np.where(up, low, 0)
-        x = np.where(up, x >> width, x)
-        pos += np.where(up, int(width), 0)
-    return pos
+        k -= low * up
+        x >>= up.astype(U64) * shift
+        pos += up * width
+    np.minimum(k, 7, out=k)  # past the byte's bits (no such bit): as rank 7
+    return pos + _SELECT8[(x & _M8).astype(np.intp), k]
 
 
 class Packer:

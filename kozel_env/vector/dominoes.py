@@ -189,22 +189,28 @@ class BatchedDominoes(BatchedGame):
     def _deal_hands(self, idx: np.ndarray) -> np.ndarray:
         """The hands of games ``idx`` from the shuffled set (seed 000 §3), dealt again while a hand is one
         RULES D1.6 throws in; returns each game's shuffle (``int64[len(idx), 28]``, the dealt one)."""
+        n = self.num_players
+        if not self.rules.redeal:  # one shuffle; a hand is the sum of its positions' bits (exact in float64)
+            out = vrng.shuffled(self.rng, idx, range(NUM_TILES))
+            self.hands[idx] = (_TILE_FEATURES[:, 0][out] @ self._seat_of_position).astype(U64)
+            return out
         pending = np.arange(len(idx))
         out = np.empty((len(idx), NUM_TILES), np.int64)
-        n = self.num_players
         while len(pending):
-            tiles = vrng.shuffled(self.rng, idx[pending], range(NUM_TILES))
-            out[pending] = tiles
+            # the next two shuffles of each generator at once: the second deals where the first is thrown in
             k = len(pending)
+            tiles = vrng.shuffles(self.rng, idx[pending], range(NUM_TILES), 2).reshape(2 * k, NUM_TILES)
             # per seat (its positions of the shuffle): the hand's bits, its tiles of each number, its doubles
-            per_seat = (_TILE_FEATURES[tiles].transpose(0, 2, 1).reshape(k * 9, NUM_TILES)
-                        @ self._seat_of_position).reshape(k, 9, n)
-            self.hands[idx[pending]] = per_seat[:, 0].astype(U64)
-            if not self.rules.redeal:
-                break
+            per_seat = (_TILE_FEATURES[tiles].transpose(0, 2, 1).reshape(2 * k * 9, NUM_TILES)
+                        @ self._seat_of_position).reshape(2 * k, 9, n)
             # RULES D1.6: five doubles or more, or six tiles or more of one number, in some hand
-            bad = (per_seat[:, 8] >= 5).any(axis=1) | (per_seat[:, 1:8] >= 6).any(axis=(1, 2))
-            pending = pending[bad]  # thrown in: the next shuffle deals again
+            bad = ((per_seat[:, 8] >= 5).any(axis=1) | (per_seat[:, 1:8] >= 6).any(axis=(1, 2))).reshape(k, 2)
+            second = bad[:, 0]
+            pick = 2 * np.arange(k) + second  # the first shuffle, or the second where the first was thrown in
+            out[pending] = tiles[pick]
+            self.hands[idx[pending]] = per_seat[pick, 0].astype(U64)
+            vrng.advance(self.rng, idx[pending], (NUM_TILES - 1) * (1 + second))
+            pending = pending[bad[:, 0] & bad[:, 1]]  # both thrown in: the next two shuffles
         return out
 
     def _clear_line(self, idx: np.ndarray) -> None:
