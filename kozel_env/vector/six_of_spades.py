@@ -41,7 +41,7 @@ from . import rng as vrng
 from .bits import lowest_bit_index, popcount
 from .engine import BatchedGame
 from .ledger import BatchedLedger
-from .six_of_spades_views import BB, COVER, NEXT, SIZE, SUBS, VALID, Views, card_points, one_suit
+from .six_of_spades_views import BB, CLOSE, COVER, NEXT, SIZE, SLOT_SEL, SUBS, VALID, Views, card_points, one_suit
 
 U64 = np.uint64
 ONE = U64(1)
@@ -511,13 +511,26 @@ class BatchedSixOfSpades(BatchedGame):
 
     def _settle(self, idx: np.ndarray) -> None:
         """``settle``: take every forced step (the one legal action, except at a call question), in passes
-        over the games that have one."""
+        over the games that have one; a pass takes every forced card of the set being built at once
+        (``CLOSE``), then the forced ``lead`` / ``beat`` / ``down`` that may follow."""
         while idx.size:
+            self._close(idx)
             legal = self._legal(idx)
             forced = (legal != 0) & ((legal & (legal - ONE)) == 0) & (self.phase[idx] != PH_CALL)
             idx = idx[forced]
             if idx.size:
                 self._do(idx, lowest_bit_index(legal[forced]))
+
+    def _close(self, idx: np.ndarray) -> None:
+        """The forced cards of the lead or answer being built, chosen (``CLOSE``)."""
+        ph = self.phase[idx]
+        ss = self.sel_slots[idx]
+        c = CLOSE[((ph == PH_ANSWER) << 20) + (self.fam[idx] << 4) + ss]
+        ch = (c != ss) & ((ph == PH_LEAD) | (ph == PH_ANSWER))
+        if ch.any():
+            g, c = idx[ch], c[ch]
+            self.sel_slots[g] = c
+            self.sel[g] = (self.slots[g] * SLOT_SEL[c]).sum(axis=1)
 
     def _do(self, idx: np.ndarray, a: np.ndarray) -> None:
         """One action in each of games ``idx`` (``SixOfSpadesState._do``)."""

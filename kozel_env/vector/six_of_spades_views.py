@@ -62,8 +62,26 @@ def _cover_table() -> np.ndarray:
     return out
 
 
+def _close_table() -> np.ndarray:
+    """``CLOSE[building * 2**20 + fam * 16 + chosen]``: the chosen slots after every forced card (the scalar
+    ``settle``: a card is forced when it is the one legal action). An answer (``building = 1``) takes the
+    next slot while it is the only one offered; a lead (``building = 0``) only as its first card (once a card
+    is chosen, ``lead`` is legal too)."""
+    key = np.arange(1 << 20, dtype=np.int64)
+    first = NEXT[key & ~15]
+    lead = np.where((key & 15 == 0) & (SIZE[first] == 1), first, key & 15)
+    ss = key & 15
+    for _ in range(HAND):
+        nx = NEXT[(key & ~15) | ss]
+        ss = np.where(SIZE[nx] == 1, ss | nx, ss)
+    return np.concatenate([lead, ss]).astype(np.uint8)
+
+
 NEXT = _next_table()
 COVER = _cover_table()
+CLOSE = _close_table()
+SLOT_SEL = ((_S[:, None] >> np.arange(HAND)) & 1).astype(U64)
+"""``SLOT_SEL[s, j]``: 1 when slot ``j`` is in slot set ``s`` (a slot row times it, summed: the set's cards)."""
 BB = np.zeros((4, NUM_CARDS + 1), U64)
 """``BB[trump, t]``: tables.BEATEN_BY, with a spare column (no top card: beaten by nothing)."""
 BB[:, :NUM_CARDS] = np.array(BEATEN_BY, dtype=object).astype(U64)
