@@ -46,11 +46,22 @@ from .six_of_spades_views import BB, CLOSE, COVER, NEXT, SIZE, SLOT_SEL, SUBS, V
 U64 = np.uint64
 ONE = U64(1)
 _S16 = np.arange(16)
-_SLOT_IN = [(_S16 >> j & 1) == 1 for j in range(HAND)]
+_MAT = np.left_shift(1, 4 * np.arange(HAND)[:, None] + np.arange(HAND))
+"""``_MAT[i, j]``: bit ``4 i + j`` of the "slot ``i`` beats top card ``j``" matrix (``COVER``'s index)."""
 
 
 def _bitv(x) -> np.ndarray:
     return np.left_shift(ONE, np.asarray(x).astype(U64))
+
+
+def low_bits(m: np.ndarray) -> np.ndarray:
+    """``uint64[k, HAND]``: the ``HAND`` lowest set bits of each mask, lowest first (0 when fewer)."""
+    out = np.empty((len(m), HAND), U64)
+    m = m.copy()
+    for j in range(HAND):
+        out[:, j] = low = m & (~m + ONE)
+        m ^= low
+    return out
 
 
 class BatchedSixOfSpades(BatchedGame):
@@ -115,15 +126,13 @@ class BatchedSixOfSpades(BatchedGame):
         molo = four & one_suit(hand)
         return np.where(mosk, MOSKVA, np.where(molo, MOLODKA, -1))
 
-    def _set_slots(self, idx: np.ndarray, hand: np.ndarray) -> None:
-        """The hand's cards in increasing id as slots 0..3 (0: no card), nothing chosen yet."""
-        m = hand.copy()
-        for j in range(HAND):
-            low = m & (~m + ONE)
-            self.slots[idx, j] = low
-            m ^= low
+    def _set_slots(self, idx: np.ndarray, hand: np.ndarray) -> np.ndarray:
+        """The hand's cards in increasing id as slots 0..3 (0: no card), nothing chosen yet; returns them."""
+        slots = low_bits(hand)
+        self.slots[idx] = slots
         self.sel[idx] = 0
         self.sel_slots[idx] = 0
+        return slots
 
     # -- matches and deals --------------------------------------------------------------------------------
     def start(self, idx: np.ndarray, seeds: np.ndarray) -> None:
@@ -295,11 +304,8 @@ class BatchedSixOfSpades(BatchedGame):
     def _lead_family(self, idx: np.ndarray, hand: np.ndarray) -> None:
         """Seed 4 / C3.3: the legal leads, every non-empty set of at most ``lead_cap`` cards whose cards other
         than ``6S`` are of one suit (``tables.lead_sets``), as slot sets."""
-        self._set_slots(idx, hand)
-        slots = self.slots[idx]
-        sets = np.zeros((len(idx), 16), U64)
-        for j in range(HAND):
-            sets |= np.where(_SLOT_IN[j], slots[:, j:j + 1], U64(0))
+        slots = self._set_slots(idx, hand)
+        sets = (slots[:, None, :] * SLOT_SEL).sum(axis=2)
         ok = one_suit(sets) & (SIZE <= self.lead_cap[idx, None])
         ok &= (VALID[popcount(hand)][:, None] >> _S16 & 1) == 1
         self.fam[idx] = (ok.astype(np.int64) << _S16).sum(axis=1)
@@ -345,18 +351,10 @@ class BatchedSixOfSpades(BatchedGame):
         self.phase[idx] = PH_ANSWER
         self.current_player[idx] = p
         hand = self.hands[idx, p]
-        self._set_slots(idx, hand)
-        slots = self.slots[idx]
-        tr = self.trump_suit[idx]
-        t = self.top[idx].copy()
-        mat = np.zeros(len(idx), np.int64)
-        for j in range(HAND):
-            low = t & (~t + ONE)
-            t ^= low
-            card = np.where(low != 0, lowest_bit_index(low), NUM_CARDS)
-            beaten_by = BB[tr, card]
-            for i in range(HAND):
-                mat |= ((beaten_by & slots[:, i]) != 0).astype(np.int64) << (4 * i + j)
+        slots = self._set_slots(idx, hand)
+        tops = np.minimum(popcount(low_bits(self.top[idx]) - ONE), NUM_CARDS)  # the top cards (NUM_CARDS: none)
+        beaten_by = BB[self.trump_suit[idx][:, None], tops]
+        mat = (((beaten_by[:, None, :] & slots[:, :, None]) != 0) * _MAT).sum(axis=(1, 2))
         subs = SUBS[self.lead_size[idx], popcount(hand)]
         beat = COVER[mat] & subs
         self.beat_fam[idx] = beat
@@ -488,10 +486,7 @@ class BatchedSixOfSpades(BatchedGame):
         ph = self.phase[idx]
         slots = self.slots[idx]
         ss = self.sel_slots[idx]
-        nx = NEXT[self.fam[idx] * 16 + ss]
-        cards = np.zeros(len(idx), U64)
-        for j in range(HAND):
-            cards |= np.where(nx >> j & 1 == 1, slots[:, j], U64(0))
+        cards = (slots * SLOT_SEL[NEXT[self.fam[idx] * 16 + ss]]).sum(axis=1)
         sel = self.sel[idx]
         lead = cards | np.where(sel != 0, ONE << U64(A_LEAD), U64(0))
         beats = (self.beat_fam[idx] >> ss & 1) == 1
