@@ -27,6 +27,7 @@ from ..dominoes.game import DominoesGame
 from ..dominoes.tiles import (
     ALL_TILES,
     DOUBLE,
+    DOUBLES_MASK,
     HIGH,
     LOW,
     NUM_TILES,
@@ -60,10 +61,10 @@ _PAIR_ACTION_FLAT = _PAIR_ACTION.reshape(-1)
 _DOUBLE_OF = np.array([1 << DOUBLE[v] if v < 7 else 0 for v in range(NONE + 1)], U64)
 SUIT_TILES = tuple(frozenset(t for t in range(NUM_TILES) if SUIT[n] >> t & 1) for n in range(7))
 _M14 = U64(0x3FFF)
-_TILE_FEATURES = np.array([[2.0 ** t] + [float(t in SUIT_TILES[n]) for n in range(7)] + [float(t in DOUBLE)]
-                           for t in range(NUM_TILES)])
-"""``_TILE_FEATURES[t]``: the tile's bit ``2 ** t``, whether it carries each number 0-6, whether it is a
-double: summed over a hand, its mask, its tiles of each number and its doubles (RULES D1.6)."""
+_TILE_BITS = np.array([2.0 ** t for t in range(NUM_TILES)])
+"""``_TILE_BITS[t]``: the tile's bit ``2 ** t`` as a float: summed over a hand's positions, its mask."""
+_DOUBLES = U64(DOUBLES_MASK)
+_SUITS = np.array(SUIT, U64)
 _OTHER_FLAT = _OTHER.reshape(-1)
 _BYTES_TO_BITS = np.uint32(0x01020408)
 """Four 0/1 bytes read as one little-endian uint32, times this, shifted right by 24: the four bits."""
@@ -189,28 +190,23 @@ class BatchedDominoes(BatchedGame):
     def _deal_hands(self, idx: np.ndarray) -> np.ndarray:
         """The hands of games ``idx`` from the shuffled set (seed 000 §3), dealt again while a hand is one
         RULES D1.6 throws in; returns each game's shuffle (``int64[len(idx), 28]``, the dealt one)."""
-        n = self.num_players
-        if not self.rules.redeal:  # one shuffle; a hand is the sum of its positions' bits (exact in float64)
-            out = vrng.shuffled(self.rng, idx, range(NUM_TILES))
-            self.hands[idx] = (_TILE_FEATURES[:, 0][out] @ self._seat_of_position).astype(U64)
-            return out
         pending = np.arange(len(idx))
-        out = np.empty((len(idx), NUM_TILES), np.int64)
+        out = None
         while len(pending):
-            # the next two shuffles of each generator at once: the second deals where the first is thrown in
-            k = len(pending)
-            tiles = vrng.shuffles(self.rng, idx[pending], range(NUM_TILES), 2).reshape(2 * k, NUM_TILES)
-            # per seat (its positions of the shuffle): the hand's bits, its tiles of each number, its doubles
-            per_seat = (_TILE_FEATURES[tiles].transpose(0, 2, 1).reshape(2 * k * 9, NUM_TILES)
-                        @ self._seat_of_position).reshape(2 * k, 9, n)
+            tiles = vrng.shuffled(self.rng, idx[pending], range(NUM_TILES))
+            # a hand is the sum of its positions' tile bits (exact in float64)
+            hands = (_TILE_BITS[tiles] @ self._seat_of_position).astype(U64)
+            self.hands[idx[pending]] = hands
+            if out is None:
+                out = tiles
+            else:
+                out[pending] = tiles
+            if not self.rules.redeal:
+                break
             # RULES D1.6: five doubles or more, or six tiles or more of one number, in some hand
-            bad = ((per_seat[:, 8] >= 5).any(axis=1) | (per_seat[:, 1:8] >= 6).any(axis=(1, 2))).reshape(k, 2)
-            second = bad[:, 0]
-            pick = 2 * np.arange(k) + second  # the first shuffle, or the second where the first was thrown in
-            out[pending] = tiles[pick]
-            self.hands[idx[pending]] = per_seat[pick, 0].astype(U64)
-            vrng.advance(self.rng, idx[pending], (NUM_TILES - 1) * (1 + second))
-            pending = pending[bad[:, 0] & bad[:, 1]]  # both thrown in: the next two shuffles
+            bad = ((np.bitwise_count(hands & _DOUBLES) >= 5).any(axis=1)
+                   | (np.bitwise_count(hands[:, :, None] & _SUITS) >= 6).any(axis=(1, 2)))
+            pending = pending[bad]  # thrown in: the next shuffle deals again
         return out
 
     def _clear_line(self, idx: np.ndarray) -> None:

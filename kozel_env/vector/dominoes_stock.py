@@ -38,16 +38,25 @@ _NUM_SINGLE = NUM_TILES * 2
 _TILES_OF = np.array([(a >> 1, a >> 1) for a in range(_NUM_SINGLE)]
                      + [(DOUBLE[x], DOUBLE[y]) for x, y in DOUBLE_PAIRS], np.int64)
 """``_TILES_OF[a]``: the tiles action ``a`` lays, in the scalar ``last_move`` order (one tile: twice)."""
-_SUIT = np.array(SUIT, U64)
 _HEAVIEST_FIRST = np.array(sorted(range(NUM_TILES), key=lambda t: (PIPS[t], HIGH[t]), reverse=True), np.int64)
 """Tiles by weight (pips, then the higher half), heaviest first: with no double dealt the heaviest leads
 (RULES D2.3, D5.2); the key names one tile, so the seat tie-break of the scalar rule never decides."""
 
 
+_M14 = U64(0x3FFF)
+_COVER_LO, _COVER_HI = (np.array([sum(1 << v for v in range(7) if (m << sh) & SUIT[v] & half == SUIT[v] & half)
+                                  for m in range(1 << 14)], np.intp)
+                        for sh, half in ((0, 0x3FFF), (14, 0x3FFF << 14)))
+"""``_COVER_LO[m]`` / ``_COVER_HI[m]``: the numbers (7-bit mask) all of whose tiles among the low / high 14 tile
+ids the 14 bits ``m`` hold; a ban mask covers a number where both halves do."""
+_NUMBERS = np.array([[v >> n & 1 for n in range(7)] for v in range(1 << 7)], np.int16)
+"""``_NUMBERS[c]``: the 7-bit mask ``c`` as seven 0/1 counts (number 0 first)."""
+
+
 def _covers(bans: np.ndarray) -> np.ndarray:
-    """``[..., 7]``: which numbers a class banning ``bans`` knows its tiles not to carry (every tile of the
-    number banned: :func:`kozel_env.dominoes.knowledge.lack_counts`)."""
-    return (bans[..., None] & _SUIT) == _SUIT
+    """``int16[..., 7]``: which numbers a class banning ``bans`` knows its tiles not to carry (every tile of
+    the number banned: :func:`kozel_env.dominoes.knowledge.lack_counts`), 0/1."""
+    return _NUMBERS[_COVER_LO[(bans & _M14).astype(np.intp)] & _COVER_HI[(bans >> U64(14)).astype(np.intp)]]
 
 
 class BatchedStockDominoes(BatchedDominoes):
@@ -223,7 +232,7 @@ class BatchedStockDominoes(BatchedDominoes):
         K = int(cls_used[at].max())
         ban = cls_ban[at, :K] | mask[:, None]
         cls_ban[at, :K] = ban
-        lacking[at] = (_covers(ban) * cls_count[at, :K][..., None]).sum(axis=1)
+        lacking[at] = (_covers(ban) * cls_count[at, :K][..., None]).sum(axis=1, dtype=np.int16)
 
     def _next_seat(self, p: np.ndarray, left: np.ndarray) -> None:
         """Going out, else the next seat clockwise that holds a fitting tile; the scalar ``_after_move``
@@ -237,8 +246,10 @@ class BatchedStockDominoes(BatchedDominoes):
         plays = ((self.hands.reshape(-1)[np.arange(0, n * self.num_envs, n) + nxt] & fit) != 0) & ~out
         self.current_player[:] = np.where(plays, nxt, p)
         hard = np.flatnonzero(~plays & ~out)
-        fish = self._search(hard, p[hard], fit[hard]) if len(hard) else hard
-        ended = np.union1d(np.flatnonzero(out), fish)
+        ends_here = out.copy()
+        if len(hard):
+            ends_here[self._search(hard, p[hard], fit[hard])] = True  # the fish: nobody can play
+        ended = np.flatnonzero(ends_here)
         if len(ended):
             self._end_deal(ended, out[ended])
 
