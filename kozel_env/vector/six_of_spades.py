@@ -103,6 +103,10 @@ class BatchedSixOfSpades(BatchedGame):
         self.current_player[:] = -1
         self._decline = bool(r.may_decline_beat)
         self._views = Views(game)
+        self._fill_each = r.refill == "fill_each"
+        q, rr = np.arange(n), np.arange(HAND)
+        self._draw_seat = np.repeat(q, HAND) if self._fill_each else np.tile(q, HAND)
+        self._draw_round = np.tile(rr, n) if self._fill_each else np.repeat(rr, n)
 
     # -- small helpers -----------------------------------------------------------------------------------
     def _in_deal(self, idx: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -133,6 +137,19 @@ class BatchedSixOfSpades(BatchedGame):
         self.sel[idx] = 0
         self.sel_slots[idx] = 0
         return slots
+
+    def _holders(self, idx: np.ndarray, first: np.ndarray, skip: int) -> tuple:
+        """The seats from ``first + skip`` clockwise (up to ``first``) that hold cards, in that order
+        (``int64[k, HAND]``, 0 after the last), their number and the fewest cards one of them holds."""
+        n = self.num_players
+        seats = (first[:, None] + np.arange(skip, n)) % n
+        h = self.hands[idx[:, None], seats]
+        has = h != 0
+        nh = has.sum(axis=1)
+        order = np.zeros((len(idx), HAND), np.int64)
+        held = np.take_along_axis(seats, np.argsort(~has, axis=1, kind="stable"), axis=1)
+        order[:, :n - skip] = np.where(np.arange(n - skip) < nh[:, None], held, 0)
+        return order, nh, np.where(has, popcount(h), HAND).min(axis=1)
 
     # -- matches and deals --------------------------------------------------------------------------------
     def start(self, idx: np.ndarray, seeds: np.ndarray) -> None:
@@ -186,48 +203,42 @@ class BatchedSixOfSpades(BatchedGame):
         self.trump_suit[idx] = tc // 9
         self._start_round(idx, first)
 
-    def _draw(self, idx: np.ndarray, s: np.ndarray) -> None:
-        """One card from the end of the stock into seat ``s``'s hand (C3.4)."""
-        ln = self.stock_len[idx] - 1
-        c = self.deck[idx, self.stock_base[idx] + ln].astype(np.int64)
-        self.stock_len[idx] = ln
-        b = _bitv(c)
-        self.stock_mask[idx] &= ~b
-        self.hands[idx, s] |= b
-        tr = c == self.trump_card[idx]
-        self.trump_drawn_by[idx[tr]] = s[tr]
-
     def _refill(self, idx: np.ndarray, taker: np.ndarray) -> None:
         """C3.4: back to four, the taker first, then clockwise (``refill``: each fills up in turn, or one card
-        at a time round the table); the trump card comes last."""
-        n = self.num_players
-        order = [(taker + k) % n for k in range(n)]
-        each = self.rules.refill == "fill_each"
-        for _ in range(1 if each else HAND):
-            for s in order:
-                for _ in range(HAND if each else 1):
-                    want = self._in_deal(idx, s) & (self.stock_len[idx] > 0) & (popcount(self.hands[idx, s]) < HAND)
-                    if not want.any():
-                        break
-                    self._draw(idx[want], s[want])
+        at a time round the table), from the end of the stock; the trump card comes last. The draws in that
+        order are the slots of ``_draw_seat`` / ``_draw_round``: slot ``(q, r)`` draws when seat ``taker + q``
+        lacks more than ``r`` cards, the ``t``-th slot drawing takes ``deck[stock_base + stock_len - 1 - t]``."""
+        live = self.stock_len[idx] > 0
+        idx, taker = idx[live], taker[live]
+        if not idx.size:
+            return
+        n, k = self.num_players, len(idx)
+        seats = (taker[:, None] + np.arange(n)) % n
+        g = idx[:, None]
+        h = self.hands[g, seats]
+        need = np.where((self.in_deal[g] >> seats & 1) == 1, HAND - popcount(h), 0)
+        want = need[:, self._draw_seat] > self._draw_round
+        t = np.cumsum(want, axis=1) - 1
+        ln = self.stock_len[idx]
+        take = want & (t < ln[:, None])
+        pos = np.clip(self.stock_base[g] + ln[:, None] - 1 - t, 0, NUM_CARDS - 1)
+        got = np.where(take, _bitv(self.deck[g, pos]), U64(0))
+        if self._fill_each:
+            self.hands[g, seats] = h | got.reshape(k, n, HAND).sum(axis=2)
+        else:
+            self.hands[g, seats] = h | got.reshape(k, HAND, n).sum(axis=1)
+        self.stock_len[idx] = ln - take.sum(axis=1)
+        self.stock_mask[idx] &= ~got.sum(axis=1)
+        last = take & (t == ln[:, None] - 1)  # the trump card, deck[stock_base]
+        tr = np.flatnonzero(last.any(axis=1))
+        if tr.size:
+            self.trump_drawn_by[idx[tr]] = seats[tr, self._draw_seat[np.argmax(last[tr], axis=1)]]
 
     def _start_round(self, idx: np.ndarray, scheduled: np.ndarray) -> None:
         """C3.3-C3.5: a round led by ``scheduled`` or the next holder after it; a call question first when
         every holder holds four and calls are offered (``"auto"``: the first holder in precedence calls); the
         deal ends when at most one seat holds cards (a lone holder takes its own cards)."""
-        n = self.num_players
-        k = len(idx)
-        order = np.zeros((k, HAND), np.int64)
-        nh = np.zeros(k, np.int64)
-        cap = np.full(k, HAND)
-        rows = np.arange(k)
-        for q in range(n):
-            s = (scheduled + q) % n
-            h = self.hands[idx, s]
-            has = h != 0
-            order[rows[has], nh[has]] = s[has]
-            nh += has
-            cap = np.where(has, np.minimum(cap, popcount(h)), cap)
+        order, nh, cap = self._holders(idx, scheduled, 0)
         self.phase[idx] = PH_LEAD
         for name in ("lead", "top", "lead_size", "lead_call", "n_answer", "answer_index", "n_call", "call_index",
                      "calls", "sel", "sel_slots", "beat_fam"):
@@ -315,16 +326,7 @@ class BatchedSixOfSpades(BatchedGame):
     def _lay_lead(self, idx: np.ndarray, p: np.ndarray, m: np.ndarray, call: np.ndarray) -> None:
         """Seed 4 / C3.3 (a call, C3.5, leads the caller's whole four; ``call`` as ``lead_call``): the other
         holders answer in turn clockwise from the leader."""
-        n = self.num_players
-        k = len(idx)
-        rows = np.arange(k)
-        order = np.zeros((k, HAND), np.int64)
-        na = np.zeros(k, np.int64)
-        for q in range(1, n):
-            s = (p + q) % n
-            has = self.hands[idx, s] != 0
-            order[rows[has], na[has]] = s[has]
-            na += has
+        order, na, _ = self._holders(idx, p, 1)
         self.hands[idx, p] &= ~m
         self.leader[idx] = p
         self.lead_call[idx] = call
