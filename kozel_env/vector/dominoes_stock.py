@@ -22,7 +22,9 @@ State per game beyond the pairs engine's: ``stock`` (mask), ``stock_prefix[B, S 
 first ``j`` positions of the stock's order), ``stock_taken`` (tiles drawn from it this deal), ``drawn[B, n]``,
 ``lead_tile`` (-1 before the lead), ``fresh`` (the seat to move drew its one fitting tile: it plays that one,
 no class gives it), ``cls_ban[B, n, K]`` / ``cls_count[B, n, K]`` / ``cls_used[B, n]`` (the classes) and
-``lacking[B, n, 7]``. ``tests/vector/test_identity_stock.py`` steps them beside the AEC env.
+``lacking[B, n]`` (byte ``v`` of the ``uint64``: the seat's hidden tiles known not to carry number ``v``, 0-28;
+seven counters summed in one word, none carries). ``tests/vector/test_identity_stock.py`` steps them beside
+the AEC env.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ import numpy as np
 from ..dominoes.game import DominoesGame
 from ..dominoes.knowledge import opening_bans, resolve_opening
 from ..dominoes.tiles import ALL_TILES, DOUBLE, DOUBLES_MASK, HIGH, NUM_TILES, PIPS, SUIT
-from .bits import ONE, U64, lowest_bit_index, popcount
+from .bits import ONE, U64, lowest_bit_index
 from .dominoes import _OPEN, _SUITX, DOUBLE_PAIRS, NONE, T11, BatchedDominoes
 
 _NUM_SINGLE = NUM_TILES * 2
@@ -44,19 +46,17 @@ _HEAVIEST_FIRST = np.array(sorted(range(NUM_TILES), key=lambda t: (PIPS[t], HIGH
 
 
 _M14 = U64(0x3FFF)
-_COVER_LO, _COVER_HI = (np.array([sum(1 << v for v in range(7) if (m << sh) & SUIT[v] & half == SUIT[v] & half)
-                                  for m in range(1 << 14)], np.intp)
+_COVER_LO, _COVER_HI = (np.array([sum(1 << (8 * v) for v in range(7) if (m << sh) & SUIT[v] & half == SUIT[v] & half)
+                                  for m in range(1 << 14)], U64)
                         for sh, half in ((0, 0x3FFF), (14, 0x3FFF << 14)))
-"""``_COVER_LO[m]`` / ``_COVER_HI[m]``: the numbers (7-bit mask) all of whose tiles among the low / high 14 tile
-ids the 14 bits ``m`` hold; a ban mask covers a number where both halves do."""
-_NUMBERS = np.array([[v >> n & 1 for n in range(7)] for v in range(1 << 7)], np.int16)
-"""``_NUMBERS[c]``: the 7-bit mask ``c`` as seven 0/1 counts (number 0 first)."""
+"""``_COVER_LO[m]`` / ``_COVER_HI[m]``: byte ``v`` is 1 where the 14 bits ``m`` hold every tile of number ``v``
+among the low / high 14 tile ids; a ban mask covers a number where both halves do."""
 
 
 def _covers(bans: np.ndarray) -> np.ndarray:
-    """``int16[..., 7]``: which numbers a class banning ``bans`` knows its tiles not to carry (every tile of
-    the number banned: :func:`kozel_env.dominoes.knowledge.lack_counts`), 0/1."""
-    return _NUMBERS[_COVER_LO[(bans & _M14).astype(np.intp)] & _COVER_HI[(bans >> U64(14)).astype(np.intp)]]
+    """``uint64``: byte ``v`` is 1 where a class banning ``bans`` knows its tiles not to carry number ``v``
+    (every tile of the number banned: :func:`kozel_env.dominoes.knowledge.lack_counts`), else 0."""
+    return _COVER_LO[(bans & _M14).astype(np.intp)] & _COVER_HI[(bans >> U64(14)).astype(np.intp)]
 
 
 class BatchedStockDominoes(BatchedDominoes):
@@ -88,7 +88,7 @@ class BatchedStockDominoes(BatchedDominoes):
         self.cls_ban = np.zeros((B, n, K), U64)
         self.cls_count = np.zeros((B, n, K), np.int16)
         self.cls_used = np.zeros((B, n), np.int64)
-        self.lacking = np.zeros((B, n, 7), np.int16)
+        self.lacking = np.zeros((B, n), U64)
         rule = r.opening
         self._bans = np.array([[opening_bans(rule, n, p, t) for t in range(NUM_TILES)] for p in range(n)], U64)
         """``_bans[leader, tile]``: per seat, the tiles nobody who saw the opening lead thinks it was dealt."""
@@ -112,8 +112,15 @@ class BatchedStockDominoes(BatchedDominoes):
         self._lead_at = off("lead_tile") if "lead_tile" in self._spec.offsets else None
         self._lead_bits = np.array([1 << t for t in range(NUM_TILES)] + [0], U64)
         """``_lead_bits[lead_tile]``: the tile's bit; index -1 (no lead yet): none."""
-        self._inv_hand = 1.0 / self.rules.hand_size
         self._knock_shift = np.array([off("knocked", k) - off("knocked") for k in range(n)], U64)
+        self._turn = np.array([[(q + k) % n for k in range(n)] for q in range(n)], np.int64)
+        """``_turn[seat, k]``: the seat at offset ``k`` from ``seat``."""
+        lacks = "lacking" in self._spec.offsets
+        self._counts_width = 2 * n + 1 + 7 * n if lacks else n
+        """The count parts, contiguous from ``hand_counts``: the hands', then ``drawn``, ``stock`` and ``lacking``."""
+        o = off("hand_counts")
+        assert not lacks or [off("drawn"), off("stock"), off("lacking"), off("lacking", n - 1)] == [
+            o + n, o + 2 * n, o + 2 * n + 1, o + 2 * n + 1 + 7 * (n - 1)]
         assert off("knocked") + 7 * n == f0 and self._flags_width <= 64
 
     # -- deals -----------------------------------------------------------------------------------------
@@ -200,7 +207,7 @@ class BatchedStockDominoes(BatchedDominoes):
         """``cls_ban``, ``cls_count``, ``cls_used`` and ``lacking`` with one row per (game, seat)."""
         m = self.num_envs * self.num_players
         return (self.cls_ban.reshape(m, -1), self.cls_count.reshape(m, -1), self.cls_used.reshape(m),
-                self.lacking.reshape(m, 7))
+                self.lacking.reshape(m))
 
     def _take(self, at: np.ndarray, t: np.ndarray) -> None:
         """``knowledge.play``: tile ``t`` leaves the oldest class that allows it of the seats ``at`` (flat
@@ -232,7 +239,7 @@ class BatchedStockDominoes(BatchedDominoes):
         K = int(cls_used[at].max())
         ban = cls_ban[at, :K] | mask[:, None]
         cls_ban[at, :K] = ban
-        lacking[at] = (_covers(ban) * cls_count[at, :K][..., None]).sum(axis=1, dtype=np.int16)
+        lacking[at] = (_covers(ban) * cls_count[at, :K].astype(U64)).sum(axis=1)
 
     def _next_seat(self, p: np.ndarray, left: np.ndarray) -> None:
         """Going out, else the next seat clockwise that holds a fitting tile; the scalar ``_after_move``
@@ -312,70 +319,61 @@ class BatchedStockDominoes(BatchedDominoes):
             cls_ban[aa, slot] = fit[a]
             cls_count[aa, slot] = misses[a]
             cls_used[aa] = slot + 1
-            lacking[aa] += _covers(fit[a]) * misses[a, None].astype(np.int16)
+            lacking[aa] += _covers(fit[a]) * misses[a].astype(U64)
         return found
 
     # -- views -----------------------------------------------------------------------------------------
     def _view(self, seat: np.ndarray, out: np.ndarray, packer, base: int) -> None:
         """``game.observe(state, seat)`` of every game into ``out[:, base:]``, every part at its ``obs_spec``
-        offset: the 0/1 parts packed (the lead tile among them), then the scalars (computed in float64 and
-        stored as float32, as the scalar builder packs Python floats)."""
+        offset: the 0/1 parts packed (the lead tile among them), then the counts through one table and the
+        points (computed in float64 and stored as float32, as the scalar builder packs Python floats)."""
         off = self._spec.offset
         B, n = self.num_envs, self.num_players
         packer.clear(B)
         put = packer.put_at
-        hands = self.hands.reshape(-1)
-        played_by = self.played_by.reshape(-1)
-        rows = np.arange(0, n * B, n)
-        rel = [rows + (seat + k) % n for k in range(n)]  # flat index of (game, the seat at offset k)
-        put(hands[rel[0]], base + off("hand"), 28)
-        knocks = self.knocks.reshape(-1)
-        knocked = knocks[rel[0]]
+        every = np.arange(0, n * B, n)[:, None] + self._turn[seat]  # [B, n]: flat (game, the seat at offset k)
+        hands = self.hands.reshape(-1)[every]
+        put(hands[:, 0], base + off("hand"), 28)
+        played_by = self.played_by.reshape(-1)[every]
         for k in range(n):
-            put(played_by[rel[k]], base + off("played_by", k), 28)
-            if k:
-                knocked |= knocks[rel[k]] << self._knock_shift[k]
-        put(knocked, base + off("knocked"), 7 * n)
+            put(played_by[:, k], base + off("played_by", k), 28)
+        knocked = self.knocks.reshape(-1)[every] << self._knock_shift
+        put(np.bitwise_or.reduce(knocked, axis=1) if n > 1 else knocked[:, 0], base + off("knocked"), 7 * n)
         flags = self._end_flags[self.ends[:, 0] * (NONE + 1) + self.ends[:, 1]]
         flags |= self._seat_flags[self.leader * n + seat]
-        srel = self._side_rows(seat) if self.rules.pairs else rel  # every man for himself: a side is a seat
         code = self.first_deal.view(np.uint8) | ((self.played == 0).view(np.uint8) << 1)
         opened = self.ledger.opened.reshape(-1)
+        sides = self._side_rows(seat) if self.rules.pairs else every  # every man for himself: a side is a seat
         for k in range(self.num_sides):
-            code = code | (opened[srel[k]].view(np.uint8) << (2 + k))
+            code = code | (opened[sides[:, k]].view(np.uint8) << (2 + k))
         flags |= self._bool_flags[code]
         put(flags, base + self._flags0, self._flags_width)
         if self._lead_at is not None:
             put(self._lead_bits[self.lead_tile], base + self._lead_at, 28)
         packer.unpack(out[:, base:] if base else out)
-        value = self._count_value
-        every = np.stack(rel, axis=1)
-        o = base + off("hand_counts")
-        out[:, o:o + n] = value[popcount(hands[every])]
+        # the counts (hand_counts, then drawn, stock and lacking where kept), as count * (1 / hand_size)
+        counts = np.empty((B, self._counts_width), np.uint8)
+        counts[:, :n] = np.bitwise_count(hands)
         if self._lacks:
-            o = base + off("drawn")
-            out[:, o:o + n] = value[self.drawn.reshape(-1)[every]]
-            out[:, base + off("stock")] = value[popcount(self.stock)]
-            lacking = self.lacking.reshape(B * n, 7)
-            for k in range(n):  # a count times 1 / hand_size in float64, as the scalar builder (``value``)
-                o = base + off("lacking", k)
-                out[:, o:o + 7] = lacking[rel[k]] * self._inv_hand
+            counts[:, n:2 * n] = self.drawn.reshape(-1)[every]
+            counts[:, 2 * n] = np.bitwise_count(self.stock)
+            counts[:, 2 * n + 1:].reshape(B, n, 7)[:] = self.lacking.reshape(-1)[every].view(np.uint8).reshape(
+                B, n, 8)[:, :, :7]
+        o = base + off("hand_counts")
+        out[:, o:o + self._counts_width] = self._count_value[counts]
         t = self._inv_target
         led = self.ledger
-        sides = np.stack(srel, axis=1)
         s = self.num_sides
         for name, arr in (("scores", led.scores), ("memory", led.memory)):
             o = base + off(name)
             out[:, o:o + s] = arr.reshape(-1)[sides] * t
         out[:, base + off("eggs")] = led.eggs * t
 
-    def _side_rows(self, seat: np.ndarray) -> list:
-        """Per relative side ``k`` (0: the seat's own), the flat index of (game, that side) in ``[B, sides]``
-        arrays: every man for himself, the seat ``k`` places on; pairs, the pair ``k`` places on."""
+    def _side_rows(self, seat: np.ndarray) -> np.ndarray:
+        """``[B, sides]``: per relative side ``k`` (0: the seat's own), the flat index of (game, that side) in
+        ``[B, sides]`` arrays: pairs, the pair ``k`` places on."""
         s = self.num_sides
-        own = self.side_of[seat]
-        rows = np.arange(0, s * self.num_envs, s)
-        return [rows + (own + k) % s for k in range(s)]
+        return np.arange(0, s * self.num_envs, s)[:, None] + (self.side_of[seat][:, None] + np.arange(s)) % s
 
 
 def line_engine(game: DominoesGame, num_envs: int, single_deal: bool = False) -> BatchedDominoes:
