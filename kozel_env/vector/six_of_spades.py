@@ -37,11 +37,11 @@ from ..cards.six_of_spades.tables import (
     PH_LEAD,
     PH_OVER,
 )
-from . import rng as vrng
 from .bits import lowest_bit_index, popcount
 from .engine import BatchedGame
 from .ledger import BatchedLedger
-from .six_of_spades_views import BB, CLOSE, COVER, NEXT, SIZE, SLOT_SEL, SUBS, VALID, Views, card_points, one_suit
+from .six_of_spades_deal import DealFlow
+from .six_of_spades_views import BB, CLOSE, COVER, NEXT, SIZE, SLOT_SEL, SUBS, VALID, Views, one_suit
 
 U64 = np.uint64
 ONE = U64(1)
@@ -64,7 +64,7 @@ def low_bits(m: np.ndarray) -> np.ndarray:
     return out
 
 
-class BatchedSixOfSpades(BatchedGame):
+class BatchedSixOfSpades(DealFlow, BatchedGame):
     """``B`` ``six_of_spades_v0`` matches of ``game``'s rules config (module docstring: the state); the
     contract is :class:`~kozel_env.vector.engine.BatchedGame`."""
 
@@ -112,17 +112,6 @@ class BatchedSixOfSpades(BatchedGame):
     def _in_deal(self, idx: np.ndarray, s: np.ndarray) -> np.ndarray:
         return (self.in_deal[idx] >> s & 1) == 1
 
-    def _next_in(self, idx: np.ndarray, s: np.ndarray) -> np.ndarray:
-        """``next_in_deal``: the next seat clockwise after ``s`` whose side is still in the match."""
-        n = self.num_players
-        s = (s + 1) % n
-        for _ in range(n):
-            ok = self.in_match[idx, self.side_of[s]]
-            if ok.all():
-                break
-            s = np.where(ok, s, (s + 1) % n)
-        return s
-
     def _call_kind(self, hand: np.ndarray) -> np.ndarray:
         """``tables.call_kind`` (C3.5): Moskva, Molodka or -1."""
         four = popcount(hand) == HAND
@@ -159,49 +148,8 @@ class BatchedSixOfSpades(BatchedGame):
         if idx.size == 0:
             return
         self._new_match(idx, seeds)
-        self._settle(idx)
-
-    def _new_match(self, idx: np.ndarray, seeds: np.ndarray) -> None:
-        self.rng[idx] = np.asarray(seeds, U64)
-        self.ledger.start(idx)
-        self.in_match[idx] = True
-        self.out_after[idx] = -1
-        self.deals_played[idx] = 0
-        self.dealer[idx] = vrng.below(self.rng, idx, self.num_players)
         self._start_deal(idx)
-
-    def _start_deal(self, idx: np.ndarray) -> None:
-        """Seed 1-2 / C3.1: four each from the dealer's left (seats still in), the next card face up under the
-        stock, which is drawn from the end (the trump card last); the player left of the dealer leads."""
-        n = self.num_players
-        seat_in = self.in_match[idx][:, self.side_of]
-        self.in_deal[idx] = (seat_in.astype(np.int64) << np.arange(n)).sum(axis=1)
-        for name in ("hands", "taken", "face_up", "tricks", "laid_down", "round_up", "round_down"):
-            getattr(self, name)[idx] = 0
-        self.trump_drawn_by[idx] = -1
-        self.last_taker[idx] = -1
-        deck = vrng.shuffled(self.rng, idx, range(NUM_CARDS))
-        self.deck[idx] = deck
-        cards = _bitv(deck)
-        first = self._next_in(idx, self.dealer[idx])
-        s = first
-        m = seat_in.sum(axis=1)
-        k = len(idx)
-        rows = np.arange(k)
-        for i in range(n):
-            has = i < m
-            dealt = np.bitwise_or.reduce(cards[:, 4 * i:4 * i + HAND], axis=1)
-            self.hands[idx[has], s[has]] = dealt[has]
-            s = np.where(has, self._next_in(idx, s), s)
-        base = HAND * m
-        self.stock_base[idx] = base
-        self.stock_len[idx] = NUM_CARDS - base
-        self.stock_mask[idx] = np.bitwise_or.reduce(np.where(np.arange(NUM_CARDS) >= base[:, None], cards, 0),
-                                                    axis=1)
-        tc = deck[rows, base]
-        self.trump_card[idx] = tc
-        self.trump_suit[idx] = tc // 9
-        self._start_round(idx, first)
+        self._settle(idx)
 
     def _refill(self, idx: np.ndarray, taker: np.ndarray) -> None:
         """C3.4: back to four, the taker first, then clockwise (``refill``: each fills up in turn, or one card
@@ -395,90 +343,6 @@ class BatchedSixOfSpades(BatchedGame):
         self.last_taker[idx] = t
         self._refill(idx, t)
         self._start_round(idx, t)
-
-    # -- scoring ------------------------------------------------------------------------------------------
-    def _end_deal(self, idx: np.ndarray) -> None:
-        """C3.6 (``scoring.deal_penalties``): the side with the most points takes nothing, every other 2 with
-        the line or more (21 when three sides play), 4 under it, 6 with no trick; tied most: each
-        ``tie_penalty``. C3.7 (``scoring._going_out``): sides at the target go out; if every side left
-        reached it together only the highest go out (of tied highest the last taker's side stays). Then the
-        match ends (``_end_match``) or the deal passes left."""
-        r = self.rules
-        k, ns = len(idx), self.num_sides
-        playing = self.in_match[idx].copy()
-        pts = card_points(self.taken[idx])
-        most = np.where(playing, pts, -1).max(axis=1, keepdims=True)
-        tied = playing & (pts == most)
-        ntied = tied.sum(axis=1, keepdims=True)
-        line = np.where(playing.sum(axis=1, keepdims=True) == 3, r.line_three, r.line)
-        p0, p1, p2 = r.penalties
-        pen = np.where(pts >= line, p0, p1)
-        pen = np.where(self.tricks[idx] == 0, p2, pen)
-        pen = np.where(tied, np.where(ntied == 1, 0, r.tie_penalty), pen)
-        pen = np.where(playing, pen, 0)
-        written = self.ledger.settle(idx, pen, playing & (pen != 0))
-        scores = self.ledger.scores[idx]
-        reached = playing & (scores >= r.target)
-        together = reached.sum(axis=1) == playing.sum(axis=1)
-        hi = np.where(playing, scores, -1).max(axis=1, keepdims=True)
-        top = playing & (scores == hi)
-        lt = self.last_taker[idx]
-        lt_side = np.where(lt >= 0, self.side_of[np.maximum(lt, 0)], -1)
-        is_lt = np.arange(ns) == lt_side[:, None]
-        keep_lt = (top.sum(axis=1) > 1) & (top & is_lt).any(axis=1)
-        out_t = np.where(keep_lt[:, None], top & ~is_lt, top)
-        out = np.where(together[:, None], out_t, reached) & reached.any(axis=1)[:, None]
-        self.in_match[idx] &= ~out
-        dp = self.deals_played[idx] + 1
-        self.out_after[idx] = np.where(out, dp[:, None], self.out_after[idx])
-        self.deals_played[idx] = dp
-        winners = tied & (ntied == 1)
-        self.end_deal_outputs(idx, written, scores, winners, np.zeros(k, bool))
-        last = self.in_match[idx].sum(axis=1) <= 1
-        limit = ~last & (dp >= r.max_deals)
-        single = ~last & ~limit & self.single_deal
-        if (last | limit).any():
-            self._end_match(idx[last | limit])
-        if single.any():
-            self._end_single(idx[single], pen[single], playing[single])
-        nxt = idx[~(last | limit | single)]
-        if nxt.size:
-            self.dealer[nxt] = self._next_in(nxt, self.dealer[nxt])
-            self._start_deal(nxt)
-
-    def _end_match(self, idx: np.ndarray) -> None:
-        """C3.7 places (``scoring._end_match``): sides still in first, by fewer points; then the sides out,
-        the later out the better (same deal: fewer points)."""
-        scores = self.ledger.scores[idx]
-        inm = self.in_match[idx]
-        key = np.where(inm, scores, (1 << 40) + ((1000 - self.out_after[idx]) << 20) + scores)
-        place = 1 + (key[:, None, :] < key[:, :, None]).sum(axis=2)
-        self._finish(idx, place, None)
-
-    def _end_single(self, idx: np.ndarray, pen: np.ndarray, playing: np.ndarray) -> None:
-        """``single_deal`` (``scoring._end_single``): the smallest penalty of the deal first, the largest
-        last; sides not playing it last."""
-        pp = np.where(playing, pen, 1 << 20)
-        below = (pp[:, None, :] < pp[:, :, None]) & playing[:, None, :]
-        place = np.where(playing, 1 + below.sum(axis=2), playing.sum(axis=1, keepdims=True) + 1)
-        hi = np.where(playing, pen, -1).max(axis=1, keepdims=True)
-        self._finish(idx, place, playing & (pen == hi))
-
-    def _finish(self, idx: np.ndarray, place: np.ndarray, losers: np.ndarray | None) -> None:
-        """``scoring._finish``: winners the first place, losers the last (or ``losers``); nobody when every
-        side shares the first place. With ``autoreset`` the next match starts."""
-        worst = place.max(axis=1, keepdims=True)
-        share = worst == 1
-        winners = (place == 1) & ~share
-        lose = (place == worst) if losers is None else losers
-        self.end_match_outputs(idx, winners, lose & ~share)
-        self.phase[idx] = PH_OVER
-        self.current_player[idx] = -1
-        self.sel[idx] = 0
-        self.fam[idx] = 0
-        self.beat_fam[idx] = 0
-        if self.autoreset:
-            self._new_match(idx, self.next_seeds(idx))
 
     # -- decisions ----------------------------------------------------------------------------------------
     def _legal(self, idx: np.ndarray) -> np.ndarray:
