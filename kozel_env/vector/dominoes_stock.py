@@ -113,14 +113,18 @@ class BatchedStockDominoes(BatchedDominoes):
         self._lead_bits = np.array([1 << t for t in range(NUM_TILES)] + [0], U64)
         """``_lead_bits[lead_tile]``: the tile's bit; index -1 (no lead yet): none."""
         self._knock_shift = np.array([off("knocked", k) - off("knocked") for k in range(n)], U64)
-        self._turn = np.array([[(q + k) % n for k in range(n)] for q in range(n)], np.int64)
-        """``_turn[seat, k]``: the seat at offset ``k`` from ``seat``."""
+        self._turn = np.array([[(q + k) % n for q in range(n)] for k in range(n)], np.int64)
+        """``_turn[k, seat]``: the seat at offset ``k`` from ``seat``."""
+        self._inv_hand = 1.0 / self.rules.hand_size
         lacks = "lacking" in self._spec.offsets
         self._counts_width = 2 * n + 1 + 7 * n if lacks else n
         """The count parts, contiguous from ``hand_counts``: the hands', then ``drawn``, ``stock`` and ``lacking``."""
         o = off("hand_counts")
+        w, s = self._counts_width, self.num_sides
         assert not lacks or [off("drawn"), off("stock"), off("lacking"), off("lacking", n - 1)] == [
             o + n, o + 2 * n, o + 2 * n + 1, o + 2 * n + 1 + 7 * (n - 1)]
+        assert [off("scores"), off("memory"), off("eggs"), self.obs_size] == [o + w, o + w + s, o + w + 2 * s,
+                                                                             o + w + 2 * s + 1]
         assert off("knocked") + 7 * n == f0 and self._flags_width <= 64
 
     # -- deals -----------------------------------------------------------------------------------------
@@ -331,43 +335,55 @@ class BatchedStockDominoes(BatchedDominoes):
         B, n = self.num_envs, self.num_players
         packer.clear(B)
         put = packer.put_at
-        every = np.arange(0, n * B, n)[:, None] + self._turn[seat]  # [B, n]: flat (game, the seat at offset k)
+        every = np.empty((B, n), np.int64)  # [B, n]: flat (game, the seat at offset k)
+        rows = np.arange(0, n * B, n)
+        np.add(rows, seat, out=every[:, 0])
+        for k in range(1, n):
+            np.add(rows, self._turn[k][seat], out=every[:, k])
         hands = self.hands.reshape(-1)[every]
         put(hands[:, 0], base + off("hand"), 28)
         played_by = self.played_by.reshape(-1)[every]
+        knocks = self.knocks.reshape(-1)[every]
+        knocked = knocks[:, 0].copy()
         for k in range(n):
             put(played_by[:, k], base + off("played_by", k), 28)
-        knocked = self.knocks.reshape(-1)[every] << self._knock_shift
-        put(np.bitwise_or.reduce(knocked, axis=1) if n > 1 else knocked[:, 0], base + off("knocked"), 7 * n)
+            if k:
+                knocked |= knocks[:, k] << self._knock_shift[k]
+        put(knocked, base + off("knocked"), 7 * n)
         flags = self._end_flags[self.ends[:, 0] * (NONE + 1) + self.ends[:, 1]]
         flags |= self._seat_flags[self.leader * n + seat]
         code = self.first_deal.view(np.uint8) | ((self.played == 0).view(np.uint8) << 1)
         opened = self.ledger.opened.reshape(-1)
         sides = self._side_rows(seat) if self.rules.pairs else every  # every man for himself: a side is a seat
         for k in range(self.num_sides):
-            code = code | (opened[sides[:, k]].view(np.uint8) << (2 + k))
+            code |= opened[sides[:, k]].view(np.uint8) << (2 + k)
         flags |= self._bool_flags[code]
         put(flags, base + self._flags0, self._flags_width)
         if self._lead_at is not None:
             put(self._lead_bits[self.lead_tile], base + self._lead_at, 28)
         packer.unpack(out[:, base:] if base else out)
-        # the counts (hand_counts, then drawn, stock and lacking where kept), as count * (1 / hand_size)
-        counts = np.empty((B, self._counts_width), np.uint8)
+        self._scalars(every, hands, sides, out[:, base + off("hand_counts"):base + self.obs_size])
+
+    def _scalars(self, every: np.ndarray, hands: np.ndarray, sides: np.ndarray, out: np.ndarray) -> None:
+        """The scalar tail of the observation into ``out`` (from ``hand_counts`` on), computed in float64 and
+        stored as float32 (as the scalar builder packs Python floats): the counts (the hands', then ``drawn``,
+        ``stock`` and ``lacking`` where kept, gathered as bytes) times ``1 / hand_size``, then ``scores``,
+        ``memory`` and ``eggs`` times ``1 / target``."""
+        B, n, s = self.num_envs, self.num_players, self.num_sides
+        W = self._counts_width
+        counts = np.empty((B, W), np.uint8)
         counts[:, :n] = np.bitwise_count(hands)
         if self._lacks:
             counts[:, n:2 * n] = self.drawn.reshape(-1)[every]
             counts[:, 2 * n] = np.bitwise_count(self.stock)
-            counts[:, 2 * n + 1:].reshape(B, n, 7)[:] = self.lacking.reshape(-1)[every].view(np.uint8).reshape(
-                B, n, 8)[:, :, :7]
-        o = base + off("hand_counts")
-        out[:, o:o + self._counts_width] = self._count_value[counts]
-        t = self._inv_target
+            counts[:, 2 * n + 1:].reshape(B, n, 7)[:] = (self.lacking.reshape(-1)[every].view(np.uint8)
+                                                         .reshape(B, n, 8)[:, :, :7])
+        out[:, :W] = counts * self._inv_hand
         led = self.ledger
-        s = self.num_sides
-        for name, arr in (("scores", led.scores), ("memory", led.memory)):
-            o = base + off(name)
-            out[:, o:o + s] = arr.reshape(-1)[sides] * t
-        out[:, base + off("eggs")] = led.eggs * t
+        t = self._inv_target
+        out[:, W:W + s] = led.scores.reshape(-1)[sides] * t
+        out[:, W + s:W + 2 * s] = led.memory.reshape(-1)[sides] * t
+        out[:, W + 2 * s] = led.eggs * t
 
     def _side_rows(self, seat: np.ndarray) -> np.ndarray:
         """``[B, sides]``: per relative side ``k`` (0: the seat's own), the flat index of (game, that side) in
