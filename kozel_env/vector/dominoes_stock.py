@@ -38,8 +38,8 @@ from .dominoes import _OPEN, _SUITX, DOUBLE_PAIRS, NONE, T11, BatchedDominoes
 
 _NUM_SINGLE = NUM_TILES * 2
 _TILES_OF = np.array([(a >> 1, a >> 1) for a in range(_NUM_SINGLE)]
-                     + [(DOUBLE[x], DOUBLE[y]) for x, y in DOUBLE_PAIRS], np.int64)
-"""``_TILES_OF[a]``: the tiles action ``a`` lays, in the scalar ``last_move`` order (one tile: twice)."""
+                     + [(DOUBLE[x], DOUBLE[y]) for x, y in DOUBLE_PAIRS], U64).T.copy()
+"""``_TILES_OF[:, a]``: the tiles action ``a`` lays, in the scalar ``last_move`` order (one tile: twice)."""
 _HEAVIEST_FIRST = np.array(sorted(range(NUM_TILES), key=lambda t: (PIPS[t], HIGH[t]), reverse=True), np.int64)
 """Tiles by weight (pips, then the higher half), heaviest first: with no double dealt the heaviest leads
 (RULES D2.3, D5.2); the key names one tile, so the seat tie-break of the scalar rule never decides."""
@@ -195,11 +195,11 @@ class BatchedStockDominoes(BatchedDominoes):
         bans, in every seat's dealt class, what the opening rule says nobody holds (RULES D2.3, D5.2)."""
         g = np.flatnonzero(~self.fresh)
         self.fresh[:] = False
-        tiles = _TILES_OF[a[g]]
-        self._take(at[g], tiles[:, 0])
-        two = np.flatnonzero(a[g] >= _NUM_SINGLE)
+        ag = a[g]
+        self._take(at[g], _TILES_OF[0][ag])
+        two = np.flatnonzero(ag >= _NUM_SINGLE)
         if len(two):
-            self._take(at[g[two]], tiles[two, 1])
+            self._take(at[g[two]], _TILES_OF[1][ag[two]])
         first = li[self.lead_mask[li] != U64(ALL_TILES)]
         if len(first):
             n = self.num_players
@@ -217,19 +217,19 @@ class BatchedStockDominoes(BatchedDominoes):
         """``knowledge.play``: tile ``t`` leaves the oldest class that allows it of the seats ``at`` (flat
         index of (game, seat)); first the deal's class, which allows it in most games."""
         cls_ban, cls_count, cls_used, lacking = self._classes()
-        ban0 = cls_ban[at, 0]
-        first = ((ban0 >> t.astype(U64)) & ONE == 0) & (cls_count[at, 0] > 0)
-        f = at[first]
-        cls_count[f, 0] -= 1
-        hit = np.flatnonzero(ban0 & np.where(first, U64(ALL_TILES), U64(0)))  # a class banning nothing knows nothing
-        if len(hit):
-            lacking[at[hit]] -= _covers(ban0[hit])
+        at0 = at * cls_ban.shape[1]  # the deal's class (slot 0) in the flat arrays
+        ban0 = cls_ban.reshape(-1)[at0]
+        count0 = cls_count.reshape(-1)
+        c0 = count0[at0]
+        first = ((ban0 >> t) & ONE == 0) & (c0 > 0)
+        count0[at0] = c0 - first  # ``at`` names each seat once
+        lacking[at] -= _covers(ban0) * first
         o = np.flatnonzero(~first)
         if len(o):
             at, t = at[o], t[o]
             K = int(cls_used[at].max())
             ban = cls_ban[at, :K]
-            ok = ((ban >> t[:, None].astype(U64)) & ONE == 0) & (cls_count[at, :K] > 0)
+            ok = ((ban >> t[:, None]) & ONE == 0) & (cls_count[at, :K] > 0)
             i = np.argmax(ok, axis=1)
             cls_count[at, i] -= 1
             lacking[at] -= _covers(ban[np.arange(len(at)), i])
@@ -278,6 +278,9 @@ class BatchedStockDominoes(BatchedDominoes):
             at = g * n + q
             keep = (hands[at] & fit) == 0
             self.current_player[g[~keep]] = q[~keep]
+            if self._lacks:  # it cannot play from its hand: it holds no fitting tile (before any draw)
+                c = np.flatnonzero(keep)
+                self._ban(at[c], fit[c])
             if draws:
                 c = np.flatnonzero(keep & (self._stock_size - self.stock_taken[g] > self._keeps))
                 if len(c):
@@ -288,8 +291,6 @@ class BatchedStockDominoes(BatchedDominoes):
                     keep[took] = False
             k = np.flatnonzero(keep)
             self.knocks.reshape(-1)[at[k]] |= numbers[k]
-            if self._lacks:
-                self._ban(at[k], fit[k])
             g, p, fit, numbers = g[k], p[k], fit[k], numbers[k]
             if not len(g):
                 break
@@ -314,8 +315,7 @@ class BatchedStockDominoes(BatchedDominoes):
         self.stock[g] &= ~new
         self.stock_taken[g] = taken + d
         self.drawn.reshape(-1)[at] += d
-        if self._lacks:
-            self._ban(at, fit)
+        if self._lacks:  # the seat's classes ban ``fit`` already (``_search``)
             a = np.flatnonzero(misses)
             cls_ban, cls_count, cls_used, lacking = self._classes()
             aa = at[a]
