@@ -16,7 +16,7 @@ import numpy as np
 
 from ..cards.deck import NUM_CARDS, POINTS, SUIT_MASK
 from ..cards.six_of_spades.game import STOCK_MAX
-from ..cards.six_of_spades.tables import BEATEN_BY, HAND, MOLODKA, MOSKVA, NOT_SIX
+from ..cards.six_of_spades.tables import BEATEN_BY, HAND, MOLODKA, MOSKVA, NOT_SIX, PH_ANSWER, PH_CALL
 from .bits import Packer, popcount
 
 U64 = np.uint64
@@ -110,6 +110,63 @@ def _rel(s: np.ndarray, r: np.ndarray, n: int) -> np.ndarray:
     return ((s - r) % n).astype(U64)
 
 
+def _thermo(count: np.ndarray, width: int) -> list:
+    """The 64-bit pieces of a thermometer of ``count`` ones capped at ``width`` (``Packer.put_count``)."""
+    out = []
+    for start in range(0, width, 64):
+        c = np.clip(count - start, 0, min(64, width - start)).astype(U64)
+        out.append(np.where(c >= 64, ALL, (ONE << np.minimum(c, U64(63))) - ONE))
+    return out
+
+
+_FEW_ROWS = 512
+
+
+class Columns:
+    """Packs many parts at once: ``pack(rows, layout, nbits, out)`` puts ``rows[i]`` (``uint64[B]``) at flat
+    position ``layout[i][0]`` (``layout[i][1]`` bits wide) of every observation. The rows are stacked in
+    position order, shifted in place, and each 64-bit word is the sum of its rows (the parts' bits do not
+    overlap, so their sum is their OR): a few array calls per word where :meth:`Packer.put_at` takes a few
+    per part, and every pass over contiguous rows."""
+
+    def __init__(self):
+        self._plans = {}
+
+    @staticmethod
+    def _plan(layout: tuple, nbits: int) -> tuple:
+        perm = sorted(range(len(layout)), key=lambda i: layout[i][0])
+        pos = np.array([layout[i][0] for i in perm], np.int64)
+        width = np.array([layout[i][1] for i in perm], np.int64)
+        word = pos // 64
+        groups = [(w, int(np.searchsorted(word, w)), int(np.searchsorted(word, w, "right")))
+                  for w in range((nbits + 63) // 64)]
+        spill = np.flatnonzero(pos % 64 + width > 64)  # rows that run into the next word
+        used = [w for w, a, b in groups if b > a]
+        starts = [a for w, a, b in groups if b > a]
+        shift = (pos % 64).astype(U64)[:, None]
+        return perm, shift, groups, spill, word[spill] + 1, 64 - pos[spill] % 64, used, starts
+
+    def pack(self, rows: list, layout: tuple, nbits: int, out: np.ndarray) -> None:
+        plan = self._plans.get(layout)
+        if plan is None:
+            plan = self._plans[layout] = self._plan(layout, nbits)
+        perm, shift, groups, spill, target, back, used, starts = plan
+        v = np.stack([rows[i] for i in perm])
+        hi = [v[i] >> U64(b) for i, b in zip(spill, back)]
+        v <<= shift
+        words = np.zeros((len(groups), v.shape[1]), U64)
+        if v.shape[1] <= _FEW_ROWS:  # small batch: one call (add.reduceat runs slowly over long rows)
+            words[used] = np.add.reduceat(v, starts, axis=0)
+        else:
+            for w, a, b in groups:
+                if b > a:
+                    np.sum(v[a:b], axis=0, out=words[w])
+        for t, x in zip(target, hi):
+            words[t] += x
+        b = np.ascontiguousarray(words.T).view(np.uint8)
+        out[:, :nbits] = np.unpackbits(b, axis=1, count=nbits, bitorder="little")
+
+
 class Views:
     """The observation and oracle of a :class:`~kozel_env.vector.six_of_spades.BatchedSixOfSpades`."""
 
@@ -120,71 +177,78 @@ class Views:
         self.pk = Packer(self.spec, self.spec.size)
         self.opk = Packer(self.ospec, self.hidden)
         self.score_bits = game.score_bits
+        self.max_deals = game.rules.max_deals
+        self.cols = Columns()
+        self.layout = self._layout(game.num_players, game.num_sides)
+
+    def _layout(self, n: int, ns: int) -> tuple:
+        """(position, width) of every column :meth:`observe` builds, in its order (from ``obs_spec``)."""
+        at = self.spec.offset
+        out = []
+
+        def lay(name, width, *index):
+            for start in range(0, width, 64):  # a thermometer wider than a word: 64-bit pieces
+                out.append((at(name, *index) + start, min(64, width - start)))
+
+        for name, width in (("hand", NUM_CARDS), ("selected", NUM_CARDS), ("phase", 3), ("to_act", n), ("seat", n),
+                            ("trump_suit", 4), ("trump_card", NUM_CARDS), ("trump_card_at", n + 1),
+                            ("stock", STOCK_MAX), ("dealer", n), ("leader", n), ("last_taker", n)):
+            lay(name, width)
+        for name, width in (("hand_sizes", HAND + 1), ("in_deal", 1), ("round_up", NUM_CARDS), ("round_down", 1)):
+            for q in range(n):
+                lay(name, width, *((q, 0) if name == "hand_sizes" else (q,)))
+        for name, width in (("lead", NUM_CARDS), ("top", NUM_CARDS), ("lead_size", HAND), ("called", 2),
+                            ("on_top", n), ("own_down", NUM_CARDS), ("offer", 2 * n), ("calls", 2 * n)):
+            lay(name, width)
+        for name, width in (("taken_known", NUM_CARDS), ("took_trick", 1), ("taken_unseen", NUM_CARDS - HAND),
+                            ("scores", self.score_bits), ("sides_in", 1)):
+            for start in range(0, width, 64):
+                for dd in range(ns):
+                    out.append((at(name, dd) + start, min(64, width - start)))
+        lay("deals_played", self.max_deals)
+        return tuple(out)
 
     def observe(self, e, r: np.ndarray, out: np.ndarray | None) -> np.ndarray:
-        """``game.observe(state, r[b])`` of every game ``b`` (``_obs_int``, part by part)."""
+        """``game.observe(state, r[b])`` of every game ``b`` (``_obs_int``, part by part): every part a column
+        of one ``uint64`` matrix (:meth:`_layout` says where each goes), packed by :class:`Columns`."""
         B, n, ns = e.num_envs, e.num_players, e.num_sides
         if out is None:
             out = np.empty((B, self.spec.size), np.float32)
-        at = self.spec.offset
-        pk = self.pk
-        pk.clear(B)
-        rows = np.arange(B)
-        cp = e.current_player
-        live = cp >= 0
-        ph = e.phase
-        pk.put_at(e.hands[rows, r], at("hand"), NUM_CARDS)
-        pk.put_at(np.where(live & (cp == r), e.sel, U64(0)), at("selected"), NUM_CARDS)
-        pk.put_at(np.where(live, ONE << np.minimum(ph, 2).astype(U64), U64(0)), at("phase"), 3)
-        pk.put_at(np.where(live, ONE << _rel(cp, r, n), U64(0)), at("to_act"), n)
-        pk.put_at(ONE << r.astype(U64), at("seat"), n)
-        pk.put_at(ONE << e.trump_suit.astype(U64), at("trump_suit"), 4)
-        pk.put_at(ONE << e.trump_card.astype(U64), at("trump_card"), NUM_CARDS)
-        d = e.trump_drawn_by
-        pk.put_at(np.where(d < 0, ONE, ONE << (_rel(d, r, n) + ONE)), at("trump_card_at"), n + 1)
-        pk.put_count(e.stock_len, at("stock"), STOCK_MAX)
-        pk.put_at(ONE << _rel(e.dealer, r, n), at("dealer"), n)
-        pk.put_at(np.where(live, ONE << _rel(e.leader, r, n), U64(0)), at("leader"), n)
-        lt = e.last_taker
-        pk.put_at(np.where(lt >= 0, ONE << _rel(lt, r, n), U64(0)), at("last_taker"), n)
-        answer = ph == 2
-        calling = ph == 0
-        calls_rel = np.zeros(B, U64)
-        for q in range(n):
-            s = (r + q) % n
-            indeal = (e.in_deal >> s & 1) == 1
-            h = e.hands[rows, s]
-            pk.put_at(np.where(indeal, ONE << popcount(h).astype(U64), U64(0)), at("hand_sizes", q, 0), HAND + 1)
-            pk.put_at(indeal.astype(U64), at("in_deal", q), 1)
-            pk.put_at(e.round_up[rows, s], at("round_up", q), NUM_CARDS)
-            pk.put_at((e.round_down[rows, s] != 0).astype(U64), at("round_down", q), 1)
-            calls_rel |= ((e.calls >> (2 * s)) & 3).astype(U64) << U64(2 * q)
         z = U64(0)
-        pk.put_at(np.where(answer, e.lead, z), at("lead"), NUM_CARDS)
-        pk.put_at(np.where(answer, e.top, z), at("top"), NUM_CARDS)
-        pk.put_at(np.where(answer, ONE << np.maximum(e.lead_size - 1, 0).astype(U64), z), at("lead_size"), HAND)
-        pk.put_at(np.where(answer & (e.lead_call > 0), ONE << np.maximum(e.lead_call - 1, 0).astype(U64), z),
-                  at("called"), 2)
-        pk.put_at(np.where(answer, ONE << _rel(e.top_seat, r, n), z), at("on_top"), n)
-        pk.put_at(np.where(answer, e.round_down[rows, r], z), at("own_down"), NUM_CARDS)
+        rows = np.arange(B)
+        g = rows[:, None]
+        cp, ph = e.current_player, e.phase
+        live = cp >= 0
+        answer, calling = ph == PH_ANSWER, ph == PH_CALL
+        seats = (r[:, None] + np.arange(n)) % n  # relative seat q is seats[:, q]
+        h = e.hands[g, seats]
+        indeal = (e.in_deal[:, None] >> seats & 1) == 1
+        d, lt = e.trump_drawn_by, e.last_taker
+        first = [h[:, 0], np.where(live & (cp == r), e.sel, z), np.where(live, ONE << np.minimum(ph, 2).astype(U64), z),
+                 np.where(live, ONE << _rel(cp, r, n), z), ONE << r.astype(U64), ONE << e.trump_suit.astype(U64),
+                 ONE << e.trump_card.astype(U64), np.where(d < 0, ONE, ONE << (_rel(d, r, n) + ONE)),
+                 *_thermo(e.stock_len, STOCK_MAX), ONE << _rel(e.dealer, r, n),
+                 np.where(live, ONE << _rel(e.leader, r, n), z), np.where(lt >= 0, ONE << _rel(lt, r, n), z)]
         asked = e.call_order[rows, np.minimum(e.call_index, HAND - 1)].astype(np.int64)
         offer = (ONE << U64(MOSKVA)) | np.where(e.stand_kind < 0, ONE << U64(MOLODKA), z)
-        pk.put_at(np.where(calling, offer << (U64(2) * _rel(asked, r, n)), z), at("offer"), 2 * n)
-        pk.put_at(np.where(calling, calls_rel, z), at("calls"), 2 * n)
-        mydown = e.laid_down[rows, r]
-        side_r = e.side_of[r]
-        for dd in range(ns):
-            sd = (side_r + dd) % ns
-            tk = e.taken[rows, sd]
-            took = e.tricks[rows, sd] > 0
-            known = e.face_up[rows, sd] | (mydown & tk)
-            pk.put_at(np.where(took, known, z), at("taken_known", dd), NUM_CARDS)
-            pk.put_at(took.astype(U64), at("took_trick", dd), 1)
-            pk.put_count(np.where(took, popcount(tk) - popcount(known), 0), at("taken_unseen", dd), NUM_CARDS - HAND)
-            pk.put_count(e.ledger.scores[rows, sd], at("scores", dd), self.score_bits)
-            pk.put_at(e.in_match[rows, sd].astype(U64), at("sides_in", dd), 1)
-        pk.put_count(e.deals_played, at("deals_played"), e.rules.max_deals)
-        pk.unpack(out)
+        calls_rel = (((e.calls[:, None] >> 2 * seats) & 3) << 2 * np.arange(n)).sum(axis=1).astype(U64)
+        call = np.maximum(e.lead_call - 1, 0).astype(U64)
+        second = [np.where(answer, e.lead, z), np.where(answer, e.top, z),
+                  np.where(answer, ONE << np.maximum(e.lead_size - 1, 0).astype(U64), z),
+                  np.where(answer & (e.lead_call > 0), ONE << call, z),
+                  np.where(answer, ONE << _rel(e.top_seat, r, n), z), np.where(answer, e.round_down[rows, r], z),
+                  np.where(calling, offer << (U64(2) * _rel(asked, r, n)), z), np.where(calling, calls_rel, z)]
+        sd = (e.side_of[r][:, None] + np.arange(ns)) % ns  # relative side dd is sd[:, dd]
+        tk = e.taken[g, sd]
+        took = e.tricks[g, sd] > 0
+        known = e.face_up[g, sd] | (e.laid_down[rows, r][:, None] & tk)
+        sides = [np.where(took, known, z), took.astype(U64),
+                 *_thermo(np.where(took, popcount(tk) - popcount(known), 0), NUM_CARDS - HAND),
+                 *_thermo(e.ledger.scores[g, sd], self.score_bits), e.in_match[g, sd].astype(U64)]
+        rows_ = [*first, *np.where(indeal, ONE << popcount(h).astype(U64), z).T, *indeal.T.astype(U64),
+                 *e.round_up[g, seats].T, *(e.round_down[g, seats] != 0).T.astype(U64), *second,
+                 *(x for v in sides for x in v.T), *_thermo(e.deals_played, self.max_deals)]
+        self.cols.pack(rows_, self.layout, self.spec.size, out)
         return out
 
     def oracle(self, e, out: np.ndarray | None) -> np.ndarray:
