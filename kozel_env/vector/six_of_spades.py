@@ -46,6 +46,8 @@ from .six_of_spades_views import BB, CLOSE, COVER, NEXT, SIZE, SLOT_SEL, SUBS, V
 U64 = np.uint64
 ONE = U64(1)
 _S16 = np.arange(16)
+_COMPACT = np.array([[j for j in range(HAND) if key >> j & 1] + [-1] * (HAND - SIZE[key]) for key in range(16)])
+"""``_COMPACT[key]``: the positions of the set bits of a 4-bit ``key``, lowest first, then -1."""
 _MAT = np.left_shift(1, 4 * np.arange(HAND)[:, None] + np.arange(HAND))
 """``_MAT[i, j]``: bit ``4 i + j`` of the "slot ``i`` beats top card ``j``" matrix (``COVER``'s index)."""
 
@@ -76,7 +78,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
              "laid_down", "last_taker", "phase", "leader", "lead_cap", "lead", "lead_size", "lead_call", "top",
              "top_seat", "round_up", "round_down", "answer_order", "n_answer", "answer_index", "call_order",
              "n_call", "call_index", "calls", "stand_seat", "stand_kind", "sel", "sel_slots", "slots", "fam",
-             "beat_fam")
+             "beat_fam", "legal")
 
     def __init__(self, game: SixOfSpadesGame, num_envs: int, single_deal: bool = False):
         super().__init__(game, num_envs, single_deal)
@@ -97,7 +99,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
                                 ("call_order", (HAND,), i8), ("n_call", (), i64), ("call_index", (), i64),
                                 ("calls", (), i64), ("stand_seat", (), i64), ("stand_kind", (), i64),
                                 ("sel", (), U64), ("sel_slots", (), i64), ("slots", (HAND,), U64),
-                                ("fam", (), i64), ("beat_fam", (), i64)):
+                                ("fam", (), i64), ("beat_fam", (), i64), ("legal", (), U64)):
             setattr(self, name, np.zeros((B,) + shape, dt))
         self.phase[:] = PH_OVER
         self.current_player[:] = -1
@@ -131,14 +133,12 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         """The seats from ``first + skip`` clockwise (up to ``first``) that hold cards, in that order
         (``int64[k, HAND]``, 0 after the last), their number and the fewest cards one of them holds."""
         n = self.num_players
-        seats = (first[:, None] + np.arange(skip, n)) % n
-        h = self.hands[idx[:, None], seats]
+        h = self.hands[idx[:, None], (first[:, None] + np.arange(skip, n)) % n]
         has = h != 0
-        nh = has.sum(axis=1)
-        order = np.zeros((len(idx), HAND), np.int64)
-        held = np.take_along_axis(seats, np.argsort(~has, axis=1, kind="stable"), axis=1)
-        order[:, :n - skip] = np.where(np.arange(n - skip) < nh[:, None], held, 0)
-        return order, nh, np.where(has, popcount(h), HAND).min(axis=1)
+        key = (has << np.arange(n - skip)).sum(axis=1)
+        q = _COMPACT[key]
+        order = np.where(q >= 0, (first[:, None] + skip + q) % n, 0)
+        return order, SIZE[key], np.where(has, popcount(h), HAND).min(axis=1)
 
     # -- matches and deals --------------------------------------------------------------------------------
     def start(self, idx: np.ndarray, seeds: np.ndarray) -> None:
@@ -147,8 +147,10 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         idx = np.asarray(idx, np.int64)
         if idx.size == 0:
             return
+        self._todo_answer, self._todo_lead = [], []
         self._new_match(idx, seeds)
         self._start_deal(idx)
+        self._flush()
         self._settle(idx)
 
     def _refill(self, idx: np.ndarray, taker: np.ndarray) -> None:
@@ -169,7 +171,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         t = np.cumsum(want, axis=1) - 1
         ln = self.stock_len[idx]
         take = want & (t < ln[:, None])
-        pos = np.clip(self.stock_base[g] + ln[:, None] - 1 - t, 0, NUM_CARDS - 1)
+        pos = np.maximum(self.stock_base[g] + (ln[:, None] - 1) - np.maximum(t, 0), 0)  # t < 0: no draw yet
         got = np.where(take, _bitv(self.deck[g, pos]), U64(0))
         if self._fill_each:
             self.hands[g, seats] = h | got.reshape(k, n, HAND).sum(axis=2)
@@ -258,7 +260,18 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             self.phase[g] = PH_LEAD
             p = self.leader[g]
             self.current_player[g] = p
-            self._lead_family(g, self.hands[g, p])
+            self._todo_lead.append(g)
+
+    def _flush(self) -> None:
+        """The turns begun in this pass (``_todo_answer``, ``_todo_lead``), their hands' slots and legal sets
+        built once for all their games."""
+        if self._todo_answer:
+            todo, self._todo_answer = self._todo_answer, []
+            self._begin_answer(np.concatenate(todo) if len(todo) > 1 else todo[0])
+        if self._todo_lead:
+            todo, self._todo_lead = self._todo_lead, []
+            idx = np.concatenate(todo) if len(todo) > 1 else todo[0]
+            self._lead_family(idx, self.hands[idx, self.current_player[idx]])
 
     def _lead_family(self, idx: np.ndarray, hand: np.ndarray) -> None:
         """Seed 4 / C3.3: the legal leads, every non-empty set of at most ``lead_cap`` cards whose cards other
@@ -291,7 +304,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         self.calls[idx] = 0
         self.stand_seat[idx] = -1
         self.stand_kind[idx] = -1
-        self._begin_answer(idx)
+        self._todo_answer.append(idx)
 
     def _begin_answer(self, idx: np.ndarray) -> None:
         """Seed 5 / C3.3: the next answerer builds a set of the lead's size; the beating ones are those that
@@ -325,7 +338,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         self.answer_index[idx] += 1
         more = self.answer_index[idx] < self.n_answer[idx]
         if more.any():
-            self._begin_answer(idx[more])
+            self._todo_answer.append(idx[more])
         if not more.all():
             self._finish_round(idx[~more])
 
@@ -376,7 +389,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         (``CLOSE``), then the forced ``lead`` / ``beat`` / ``down`` that may follow."""
         while idx.size:
             self._close(idx)
-            legal = self._legal(idx)
+            legal = self.legal[idx] = self._legal(idx)
             forced = (legal != 0) & ((legal & (legal - ONE)) == 0) & (self.phase[idx] != PH_CALL)
             idx = idx[forced]
             if idx.size:
@@ -420,6 +433,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             self.stand_kind[c] = kind
             self.call_index[g] += 1
             self._next_offer(g)
+        self._flush()
 
     def _choose(self, idx: np.ndarray, a: np.ndarray) -> None:
         """A card chosen for the set being built (it stays in the hand)."""
@@ -431,6 +445,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         """One legal decision in every game, then every forced step (a match that ends starts the next one
         with ``autoreset``)."""
         self.clear_outputs()
+        self._todo_answer, self._todo_lead = [], []
         idx = np.arange(self.num_envs)
         self._do(idx, np.asarray(actions, np.int64))
         self._settle(idx)
@@ -440,8 +455,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         """``int8[B, 42]``: ``legal_actions()`` of every game (also packed in ``legal_words``)."""
         if out is None:
             out = np.empty((self.num_envs, self.num_actions), np.int8)
-        words = self._legal(np.arange(self.num_envs))
-        self.legal_words = words[:, None]
+        self.legal_words = self.legal[:, None].copy()  # what the last settle found
         b = np.ascontiguousarray(self.legal_words, "<u8").view(np.uint8)
         out[:] = np.unpackbits(b, axis=1, count=self.num_actions, bitorder="little")
         return out
