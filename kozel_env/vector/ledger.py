@@ -51,45 +51,58 @@ class BatchedLedger:
         outside ``losses``). Sides are settled in ascending order, as the scalar dicts list them."""
         r = self.rules
         mode = r.threshold_mode
-        carried = self.eggs[idx] if r.eggs_mode == "carry" else 0
-        mult = self.multiplier(idx)
+        if r.eggs_mode == "carry":
+            amount = amounts + self.eggs[idx, None]
+        else:
+            amount = amounts * self.multiplier(idx)[:, None]
         self.eggs[idx] = 0
         self.eggs_streak[idx] = 0
+        if mode == "shared":  # a side that opens wipes the others: side by side, in ascending order
+            return self._settle_shared(idx, amount, losing)
+        opened = self.opened[idx]
+        if mode == "none":
+            w = amount
+        elif mode == "open":
+            w = np.where(opened | (amount >= r.threshold), amount, 0)
+        else:  # remember, accumulate: the amount adds to what the side remembers
+            memory = self.memory[idx]
+            amount = amount + memory
+            landed = amount >= r.threshold
+            w = np.where(landed, amount, 0)
+            memory = np.where(losing, np.where(landed, 0, amount), 0 if mode == "remember" else memory)
+            self.memory[idx] = memory
+        written = np.where(losing, w, 0).astype(amounts.dtype, copy=False)
+        pos = written != 0
+        self.scores[idx] += written
+        self.opened[idx] = opened | pos
+        self.wrote[idx] |= pos
+        return written
+
+    def _settle_shared(self, idx: np.ndarray, amounts: np.ndarray, losing: np.ndarray) -> np.ndarray:
+        """:meth:`settle` with ``threshold_mode="shared"`` (eggs already added): side by side, as a side
+        that opens wipes the scores of the others."""
+        r = self.rules
         scores = self.scores[idx]
         opened = self.opened[idx]
-        memory = self.memory[idx]
         wrote = self.wrote[idx]
         written = np.zeros_like(amounts)
         for side in range(r.num_sides):
             lose = losing[:, side]
-            amount = amounts[:, side] * mult + carried
-            if mode == "none":
-                w = amount
-            elif mode == "open":
-                w = np.where(opened[:, side] | (amount >= r.threshold), amount, 0)
-            elif mode in ("remember", "accumulate"):
-                amount = amount + memory[:, side]
-                landed = amount >= r.threshold
-                w = np.where(landed, amount, 0)
-                memory[:, side] = np.where(lose, np.where(landed, 0, amount), memory[:, side])
-            else:  # shared: a side with the threshold or more wipes the others and opens its own
-                opens = lose & ~opened[:, side] & (amount >= r.threshold)
-                w = np.where(opened[:, side] | opens, amount, 0)
-                for other in range(r.num_sides):
-                    if other != side:
-                        scores[opens, other] = 0
-                        opened[opens, other] = False
+            amount = amounts[:, side]
+            opens = lose & ~opened[:, side] & (amount >= r.threshold)
+            w = np.where(opened[:, side] | opens, amount, 0)
+            for other in range(r.num_sides):
+                if other != side:
+                    scores[opens, other] = 0
+                    opened[opens, other] = False
             w = np.where(lose, w, 0)
             pos = w != 0
             scores[:, side] += w
             opened[:, side] |= pos
             wrote[:, side] |= pos
             written[:, side] = w
-        if mode == "remember":
-            memory[~losing] = 0
         self.scores[idx] = scores
         self.opened[idx] = opened
-        self.memory[idx] = memory
         self.wrote[idx] = wrote
         return written
 
