@@ -388,12 +388,19 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         over the games that have one; a pass takes every forced card of the set being built at once
         (``CLOSE``), then the forced ``lead`` / ``beat`` / ``down`` that may follow."""
         while idx.size:
-            self._close(idx)
-            legal = self.legal[idx] = self._legal(idx)
-            forced = (legal != 0) & ((legal & (legal - ONE)) == 0) & (self.phase[idx] != PH_CALL)
-            idx = idx[forced]
+            idx, a = self._forced(idx)
             if idx.size:
-                self._do(idx, lowest_bit_index(legal[forced]))
+                self._do(idx, a)
+
+    def _forced(self, idx: np.ndarray) -> tuple:
+        """Games ``idx``' forced cards chosen (``CLOSE``), their legal actions kept in ``legal``; returns the
+        games with a forced step left (the one legal action, never a card now, and never a call question)
+        and that action."""
+        self._close(idx)
+        legal = self.legal[idx] = self._legal(idx)
+        forced = (legal & (legal - ONE)) == 0
+        forced &= (legal != 0) & (self.phase[idx] != PH_CALL)
+        return idx[forced], lowest_bit_index(legal[forced])
 
     def _close(self, idx: np.ndarray) -> None:
         """The forced cards of the lead or answer being built, chosen (``CLOSE``)."""
@@ -407,14 +414,8 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             self.sel[g] = (self.slots[g] * SLOT_SEL[c]).sum(axis=1)
 
     def _do(self, idx: np.ndarray, a: np.ndarray) -> None:
-        """One action in each of games ``idx`` (``SixOfSpadesState._do``)."""
+        """One action other than a card in each of games ``idx`` (``SixOfSpadesState._do``)."""
         p = self.current_player[idx]
-        card = a < NUM_CARDS
-        if card.all():
-            self._choose(idx, a)
-            return
-        if card.any():
-            self._choose(idx[card], a[card])
         lead = a == A_LEAD
         if lead.any():
             g = idx[lead]
@@ -446,8 +447,15 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         with ``autoreset``)."""
         self.clear_outputs()
         self._todo_answer, self._todo_lead = [], []
-        idx = np.arange(self.num_envs)
-        self._do(idx, np.asarray(actions, np.int64))
+        a = np.array(actions, np.int64)
+        card = a < NUM_CARDS
+        g = np.flatnonzero(card)
+        if g.size:  # a card chosen: the forced steps that follow it start at once (settle's first pass)
+            self._choose(g, a[g])
+            g, a[g] = self._forced(g)
+            card[g] = False
+        idx = np.flatnonzero(~card)
+        self._do(idx, a[idx])
         self._settle(idx)
 
     # -- views --------------------------------------------------------------------------------------------
