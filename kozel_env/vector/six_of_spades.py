@@ -106,6 +106,15 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         self._decline = bool(r.may_decline_beat)
         self._views = Views(game)
         self._fill_each = r.refill == "fill_each"
+        self._confirm = np.zeros(32, U64)
+        """``_confirm[phase * 8 + complete * 4 + beats * 2 + started]``: the actions besides cards: ``lead``
+        once a lead is started, ``beat`` / ``down`` for a complete answer (both when it beats and
+        ``may_decline_beat``)."""
+        for key in range(8):
+            down = ONE << U64(A_DOWN)
+            beat = (ONE << U64(A_BEAT)) | (down if self._decline else U64(0))
+            self._confirm[PH_LEAD * 8 + key] = (ONE << U64(A_LEAD)) if key & 1 else 0
+            self._confirm[PH_ANSWER * 8 + key] = (beat if key & 2 else down) if key & 4 else 0
         q, rr = np.arange(n), np.arange(HAND)
         self._draw_seat = np.repeat(q, HAND) if self._fill_each else np.tile(q, HAND)
         self._draw_round = np.tile(rr, n) if self._fill_each else np.repeat(rr, n)
@@ -365,14 +374,9 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         ph = self.phase[idx]
         slots = self.slots[idx]
         ss = self.sel_slots[idx]
-        cards = (slots * SLOT_SEL[NEXT[self.fam[idx] * 16 + ss]]).sum(axis=1)
-        sel = self.sel[idx]
-        lead = cards | np.where(sel != 0, ONE << U64(A_LEAD), U64(0))
-        beats = (self.beat_fam[idx] >> ss & 1) == 1
-        down = ONE << U64(A_DOWN)
-        done = np.where(beats, (ONE << U64(A_BEAT)) | (down if self._decline else U64(0)), down)
-        answer = np.where(popcount(sel) < self.lead_size[idx], cards, done)
-        out = np.where(ph == PH_LEAD, lead, np.where(ph == PH_ANSWER, answer, U64(0)))
+        cards = (slots * SLOT_SEL[NEXT[(self.fam[idx] << 4) + ss]]).sum(axis=1)  # none once a set is complete
+        done = (SIZE[ss] >= self.lead_size[idx]) << 2 | (self.beat_fam[idx] >> ss & 1) << 1 | (ss != 0)
+        out = cards | self._confirm[(ph << 3) + done]
         call = np.flatnonzero(ph == PH_CALL)
         if call.size:
             g = idx[call]

@@ -110,8 +110,18 @@ def _rel(s: np.ndarray, r: np.ndarray, n: int) -> np.ndarray:
     return ((s - r) % n).astype(U64)
 
 
+def _bit(x: np.ndarray) -> np.ndarray:
+    return ONE << x.astype(U64)
+
+
+_THERMO = np.array([(1 << c) - 1 for c in range(65)], U64)
+
+
 def _thermo(count: np.ndarray, width: int) -> list:
-    """The 64-bit pieces of a thermometer of ``count`` ones capped at ``width`` (``Packer.put_count``)."""
+    """The 64-bit pieces of a thermometer of ``count`` ones (``count >= 0``) capped at ``width``
+    (``Packer.put_count``)."""
+    if width <= 64:
+        return [_THERMO[np.minimum(count, width)]]
     out = []
     for start in range(0, width, 64):
         c = np.clip(count - start, 0, min(64, width - start)).astype(U64)
@@ -180,6 +190,9 @@ class Views:
         self.max_deals = game.rules.max_deals
         self.cols = Columns()
         self.layout = self._layout(game.num_players, game.num_sides)
+        n = game.num_players
+        self.rel = np.array([[0 if x < 0 else 1 << (x - r) % n for r in range(n)] for x in range(-1, n)], U64)
+        """``rel[x + 1, r]``: seat ``x`` as seen from seat ``r``, one bit (0 for ``x = -1``: nobody)."""
 
     def _layout(self, n: int, ns: int) -> tuple:
         """(position, width) of every column :meth:`observe` builds, in its order (from ``obs_spec``)."""
@@ -223,12 +236,12 @@ class Views:
         seats = (r[:, None] + np.arange(n)) % n  # relative seat q is seats[:, q]
         h = e.hands[g, seats]
         indeal = (e.in_deal[:, None] >> seats & 1) == 1
-        d, lt = e.trump_drawn_by, e.last_taker
+        rel = self.rel
+        d = e.trump_drawn_by
         first = [h[:, 0], np.where(live & (cp == r), e.sel, z), np.where(live, ONE << np.minimum(ph, 2).astype(U64), z),
-                 np.where(live, ONE << _rel(cp, r, n), z), ONE << r.astype(U64), ONE << e.trump_suit.astype(U64),
-                 ONE << e.trump_card.astype(U64), np.where(d < 0, ONE, ONE << (_rel(d, r, n) + ONE)),
-                 *_thermo(e.stock_len, STOCK_MAX), ONE << _rel(e.dealer, r, n),
-                 np.where(live, ONE << _rel(e.leader, r, n), z), np.where(lt >= 0, ONE << _rel(lt, r, n), z)]
+                 rel[cp + 1, r], _bit(r), _bit(e.trump_suit), _bit(e.trump_card),
+                 np.where(d < 0, ONE, rel[d + 1, r] << ONE), *_thermo(e.stock_len, STOCK_MAX), rel[e.dealer + 1, r],
+                 rel[np.where(live, e.leader, -1) + 1, r], rel[e.last_taker + 1, r]]
         asked = e.call_order[rows, np.minimum(e.call_index, HAND - 1)].astype(np.int64)
         offer = (ONE << U64(MOSKVA)) | np.where(e.stand_kind < 0, ONE << U64(MOLODKA), z)
         calls_rel = (((e.calls[:, None] >> 2 * seats) & 3) << 2 * np.arange(n)).sum(axis=1).astype(U64)
@@ -236,7 +249,7 @@ class Views:
         second = [np.where(answer, e.lead, z), np.where(answer, e.top, z),
                   np.where(answer, ONE << np.maximum(e.lead_size - 1, 0).astype(U64), z),
                   np.where(answer & (e.lead_call > 0), ONE << call, z),
-                  np.where(answer, ONE << _rel(e.top_seat, r, n), z), np.where(answer, e.round_down[rows, r], z),
+                  rel[np.where(answer, e.top_seat, -1) + 1, r], np.where(answer, e.round_down[rows, r], z),
                   np.where(calling, offer << (U64(2) * _rel(asked, r, n)), z), np.where(calling, calls_rel, z)]
         sd = (e.side_of[r][:, None] + np.arange(ns)) % ns  # relative side dd is sd[:, dd]
         tk = e.taken[g, sd]
