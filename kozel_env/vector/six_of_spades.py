@@ -41,13 +41,11 @@ from .bits import lowest_bit_index, popcount
 from .engine import BatchedGame
 from .ledger import BatchedLedger
 from .six_of_spades_deal import DealFlow
-from .six_of_spades_views import BB, CLOSE, COVER, NEXT, SIZE, SLOT_SEL, SUBS, VALID, Views, one_suit
+from .six_of_spades_views import BB, CLOSE, COMPACT, COVER, NEXT, SIZE, SLOT_SEL, SUBS, VALID, Views, one_suit
 
 U64 = np.uint64
 ONE = U64(1)
 _S16 = np.arange(16)
-_COMPACT = np.array([[j for j in range(HAND) if key >> j & 1] + [-1] * (HAND - SIZE[key]) for key in range(16)])
-"""``_COMPACT[key]``: the positions of the set bits of a 4-bit ``key``, lowest first, then -1."""
 _MAT = np.left_shift(1, 4 * np.arange(HAND)[:, None] + np.arange(HAND))
 """``_MAT[i, j]``: bit ``4 i + j`` of the "slot ``i`` beats top card ``j``" matrix (``COVER``'s index)."""
 
@@ -145,7 +143,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         h = self.hands[idx[:, None], (first[:, None] + np.arange(skip, n)) % n]
         has = h != 0
         key = (has << np.arange(n - skip)).sum(axis=1)
-        q = _COMPACT[key]
+        q = COMPACT[key]
         order = np.where(q >= 0, (first[:, None] + skip + q) % n, 0)
         return order, SIZE[key], np.where(has, popcount(h), HAND).min(axis=1)
 

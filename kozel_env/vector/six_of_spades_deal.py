@@ -18,6 +18,9 @@ U64 = np.uint64
 SUIT_OF = np.array(_SUIT_OF, np.int64)
 _MODS = np.arange(NUM_CARDS, 1, -1, dtype=U64)
 _FEW = 8
+_IN_FIRST = {n: np.array([[j for j in range(n) if key >> j & 1] + [j for j in range(n) if not key >> j & 1]
+                          for key in range(1 << n)]) for n in range(2, HAND + 1)}
+"""``_IN_FIRST[n][key]``: the positions ``0..n-1``, those whose bit of ``key`` is set (seats still in) first."""
 
 
 def shuffled_deck(state: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -72,7 +75,8 @@ class DealFlow:
         cards = bit(deck)
         n = self.num_players
         seats = (self.dealer[idx][:, None] + 1 + np.arange(n)) % n
-        order = np.take_along_axis(seats, np.argsort(~np.take_along_axis(seat_in, seats, 1), 1, kind="stable"), 1)
+        key = (np.take_along_axis(seat_in, seats, 1) << np.arange(n)).sum(axis=1)
+        order = (self.dealer[idx][:, None] + 1 + _IN_FIRST[n][key]) % n
         m = seat_in.sum(axis=1)
         dealt = cards[:, :HAND * n].reshape(len(idx), n, HAND).sum(axis=2)
         self.hands[idx[:, None], order] = np.where(np.arange(n) < m[:, None], dealt, U64(0))

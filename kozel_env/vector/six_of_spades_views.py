@@ -29,6 +29,9 @@ VALID = np.array([sum(1 << s for s in range(1, 16) if not s >> hs) for hs in ran
 SUBS = np.array([[sum(1 << s for s in range(1, 16) if not s >> hs and SIZE[s] == k) for hs in range(HAND + 1)]
                  for k in range(HAND + 1)], np.int64)
 """``SUBS[k, hs]``: the slot sets of ``k`` cards of a hand of ``hs`` (the answers to a lead of ``k``, C3.3)."""
+COMPACT = np.array([[j for j in range(HAND) if key >> j & 1] + [-1] * (HAND - SIZE[key]) for key in range(16)])
+"""``COMPACT[key]``: the positions of the set bits of a 4-bit ``key`` (seats that hold cards, seats still in),
+lowest first, then -1."""
 
 
 def _next_table() -> np.ndarray:
@@ -85,16 +88,19 @@ SLOT_SEL = ((_S[:, None] >> np.arange(HAND)) & 1).astype(U64)
 BB = np.zeros((4, NUM_CARDS + 1), U64)
 """``BB[trump, t]``: tables.BEATEN_BY, with a spare column (no top card: beaten by nothing)."""
 BB[:, :NUM_CARDS] = np.array(BEATEN_BY, dtype=object).astype(U64)
-POINT_MASKS = tuple((v, U64(sum(1 << c for c in range(NUM_CARDS) if POINTS[c] == v))) for v in sorted(set(POINTS)) if v)
-"""Card points (deck.POINTS, C3.6) as (value, mask of the cards worth it)."""
+_PIECE = U64(0xFFF)
+_PIECE_POINTS = [np.array([sum(POINTS[12 * k + c] for c in range(12) if x >> c & 1) for x in range(1 << 12)], np.int64)
+                 for k in range(NUM_CARDS // 12)]
+"""``_PIECE_POINTS[k][x]``: the points of the cards ``12 k + c`` for the bits ``c`` of ``x`` (deck.POINTS)."""
 SUITS = np.array(SUIT_MASK, U64)
 _NOT_SIX = U64(NOT_SIX)
 ALL = U64(0xFFFFFFFFFFFFFFFF)
 
 
 def card_points(m: np.ndarray) -> np.ndarray:
-    """Card points of each mask (deck.points)."""
-    return sum(v * popcount(m & pm) for v, pm in POINT_MASKS)
+    """Card points of each mask (deck.points), by 12-card pieces (``_PIECE_POINTS``)."""
+    return (_PIECE_POINTS[0][m & _PIECE] + _PIECE_POINTS[1][(m >> U64(12)) & _PIECE]
+            + _PIECE_POINTS[2][m >> U64(24)])
 
 
 def one_suit(m: np.ndarray) -> np.ndarray:
