@@ -271,14 +271,58 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
 
     def _flush(self) -> None:
         """The turns begun in this pass (``_todo_answer``, ``_todo_lead``), their hands' slots and legal sets
-        built once for all their games."""
-        if self._todo_answer:
-            todo, self._todo_answer = self._todo_answer, []
-            self._begin_answer(np.concatenate(todo) if len(todo) > 1 else todo[0])
-        if self._todo_lead:
-            todo, self._todo_lead = self._todo_lead, []
-            idx = np.concatenate(todo) if len(todo) > 1 else todo[0]
-            self._lead_family(idx, self.hands[idx, self.current_player[idx]])
+        built once for all their games. The commonest forced steps are taken here at once (what ``settle``
+        would do in later passes): a leader holding one card leads it, and answerers holding one card that
+        does not beat a one-card top lay it face down (``_downs``)."""
+        while self._todo_answer or self._todo_lead:
+            if self._todo_lead:
+                todo, self._todo_lead = self._todo_lead, []
+                idx = np.concatenate(todo) if len(todo) > 1 else todo[0]
+                p = self.current_player[idx]
+                hand = self.hands[idx, p]
+                one = popcount(hand) == 1
+                if one.any():
+                    self._lay_lead(idx[one], p[one], hand[one], np.zeros(np.count_nonzero(one), np.int64))
+                    idx, hand = idx[~one], hand[~one]
+                if idx.size:
+                    self._lead_family(idx, hand)
+            if self._todo_answer:
+                todo, self._todo_answer = self._todo_answer, []
+                idx = self._downs(np.concatenate(todo) if len(todo) > 1 else todo[0])
+                if idx.size:
+                    self._begin_answer(idx)
+
+    def _downs(self, idx: np.ndarray) -> np.ndarray:
+        """Under a one-card top, the answerers next in turn that hold one card that does not beat it have one
+        legal step, ``down`` (seed 5 / C3.3): they lay their cards face down at once (the top stays, so the
+        run of them is found in one go); the round ends when they were the last. Returns the games whose
+        next answerer has a choice."""
+        lone = np.flatnonzero(self.lead_size[idx] == 1)
+        if not lone.size:
+            return idx
+        g = idx[lone]
+        ai, na = self.answer_index[g], self.n_answer[g]
+        seats = self.answer_order[g].astype(np.int64)
+        hands = self.hands[g[:, None], seats]
+        j = np.arange(HAND)
+        beaten_by = BB[self.trump_suit[g], lowest_bit_index(self.top[g])]
+        down = (j < ai[:, None]) | ((popcount(hands) == 1) & ((hands & beaten_by[:, None]) == 0))
+        end = np.minimum(np.where(down.all(axis=1), HAND, np.argmin(down, axis=1)), na)
+        r, c = np.nonzero((j >= ai[:, None]) & (j < end[:, None]))
+        if not r.size:
+            return idx
+        rows, s, m = g[r], seats[r, c], hands[r, c]
+        self.hands[rows, s] = 0
+        self.round_down[rows, s] = m
+        self.laid_down[rows, s] |= m
+        self.answer_index[g] = end
+        over = end == na
+        if over.any():
+            self._finish_round(g[over])
+            keep = np.ones(len(idx), bool)
+            keep[lone[over]] = False
+            idx = idx[keep]
+        return idx
 
     def _lead_family(self, idx: np.ndarray, hand: np.ndarray) -> None:
         """Seed 4 / C3.3: the legal leads, every non-empty set of at most ``lead_cap`` cards whose cards other
