@@ -156,7 +156,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             return
         self._todo_answer, self._todo_lead = [], []
         self._new_match(idx, seeds)
-        self._start_deal(idx)
+        self._start_round(idx, self._start_deal(idx))
         self._flush()
         self._settle(idx)
 
@@ -205,21 +205,9 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         self.stand_kind[idx] = -1
         over = nh <= 1
         if over.any():
-            lone = np.flatnonzero(nh == 1)
-            if lone.size:
-                g, s = idx[lone], order[lone, 0]
-                side = self.side_of[s]
-                m = self.hands[g, s]
-                self.hands[g, s] = 0
-                self.taken[g, side] |= m
-                self.face_up[g, side] |= m
-                self.tricks[g, side] += 1
-                self.last_taker[g] = s
-            self._end_deal(idx[over])
-        go = ~over
-        if not go.any():
+            idx, order, nh, cap = self._deal_over(idx, order, nh, cap, over)
+        if not idx.size:
             return
-        idx, order, nh, cap = idx[go], order[go], nh[go], cap[go]
         self.leader[idx] = order[:, 0]
         self.lead_cap[idx] = cap
         full = cap == HAND
@@ -243,6 +231,29 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             self.call_order[idx] = order
             self.n_call[idx] = np.where(full, nh, 0)
         self._next_offer(idx)
+
+    def _deal_over(self, idx: np.ndarray, order: np.ndarray, nh: np.ndarray, cap: np.ndarray,
+                   over: np.ndarray) -> tuple:
+        """The deals of games ``idx[over]`` end (a lone holder takes its own cards, C3.3); the games dealt
+        anew join the others whose round starts (their holders, from their first leaders)."""
+        lone = np.flatnonzero(nh == 1)
+        if lone.size:
+            g, s = idx[lone], order[lone, 0]
+            side = self.side_of[s]
+            m = self.hands[g, s]
+            self.hands[g, s] = 0
+            self.taken[g, side] |= m
+            self.face_up[g, side] |= m
+            self.tricks[g, side] += 1
+            self.last_taker[g] = s
+        dealt, first = self._end_deal(idx[over])
+        go = ~over
+        if not dealt.size:
+            return idx[go], order[go], nh[go], cap[go]
+        self.phase[dealt] = PH_LEAD  # the round fields were cleared with the others'
+        o, n, c = self._holders(dealt, first, 0)
+        return (np.concatenate([idx[go], dealt]), np.concatenate([order[go], o]), np.concatenate([nh[go], n]),
+                np.concatenate([cap[go], c]))
 
     def _next_offer(self, idx: np.ndarray) -> None:
         """The next holder is asked for a call (C3.5; nobody after a Moskva); when all have been asked the

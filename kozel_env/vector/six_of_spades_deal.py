@@ -61,9 +61,10 @@ class DealFlow:
         self.deals_played[idx] = 0
         self.dealer[idx] = vrng.below(self.rng, idx, self.num_players)
 
-    def _start_deal(self, idx: np.ndarray) -> None:
+    def _start_deal(self, idx: np.ndarray) -> np.ndarray:
         """Seed 1-2 / C3.1: four each from the dealer's left (seats still in), the next card face up under the
-        stock, which is drawn from the end (the trump card last); the player left of the dealer leads."""
+        stock, which is drawn from the end (the trump card last); the player left of the dealer leads (returned:
+        the caller starts the round)."""
         seat_in = self.in_match[idx][:, self.side_of]
         self.in_deal[idx] = (seat_in.astype(np.int64) << np.arange(self.num_players)).sum(axis=1)
         for name in ("hands", "taken", "face_up", "tricks", "laid_down", "round_up", "round_down"):
@@ -87,13 +88,14 @@ class DealFlow:
         tc = np.take_along_axis(deck, base[:, None], 1)[:, 0]
         self.trump_card[idx] = tc
         self.trump_suit[idx] = SUIT_OF[tc]
-        self._start_round(idx, order[:, 0])
-    def _end_deal(self, idx: np.ndarray) -> None:
+        return order[:, 0]
+    def _end_deal(self, idx: np.ndarray) -> tuple:
         """C3.6 (``scoring.deal_penalties``): the side with the most points takes nothing, every other 2 with
         the line or more (21 when three sides play), 4 under it, 6 with no trick; tied most: each
         ``tie_penalty``. C3.7 (``scoring._going_out``): sides at the target go out; if every side left
         reached it together only the highest go out (of tied highest the last taker's side stays). Then the
-        match ends (``_end_match``) or the deal passes left."""
+        match ends (``_end_match``) or the deal passes left: returns the games dealt anew and their first
+        leaders (their rounds are for the caller to start)."""
         r = self.rules
         k, ns = len(idx), self.num_sides
         playing = self.in_match[idx].copy()
@@ -135,8 +137,7 @@ class DealFlow:
         if single.any():
             deal.append(self._end_single(idx[single], pen[single], playing[single]))
         deal = np.concatenate(deal) if len(deal) > 1 else deal[0]
-        if deal.size:
-            self._start_deal(deal)
+        return deal, self._start_deal(deal)
 
     def _end_match(self, idx: np.ndarray) -> np.ndarray:
         """C3.7 places (``scoring._end_match``): sides still in first, by fewer points; then the sides out,
