@@ -266,8 +266,9 @@ class BatchedStockDominoes(BatchedDominoes):
 
     def _search(self, g: np.ndarray, p: np.ndarray, fit: np.ndarray) -> np.ndarray:
         """In games ``g`` whose next seat holds no fitting tile: each seat from ``p + 1`` round to ``p``
-        plays if it holds a fitting tile, else draws until one fits while the stock allows (RULES D2.2,
-        D5.3), else knocks on the open numbers (D1.3). Returns the games where nobody can play (the fish)."""
+        plays if it holds a fitting tile, else (its classes banning the fitting tiles, ``knowledge.ban``) draws
+        until one fits while the stock allows (RULES D2.2, D5.3), else knocks on the open numbers (D1.3).
+        Returns the games where nobody can play (the fish)."""
         n = self.num_players
         ends = self.ends[g]
         numbers = _OPEN[ends[:, 0]] | _OPEN[ends[:, 1]]
@@ -329,8 +330,7 @@ class BatchedStockDominoes(BatchedDominoes):
     # -- views -----------------------------------------------------------------------------------------
     def _view(self, seat: np.ndarray, out: np.ndarray, packer, base: int) -> None:
         """``game.observe(state, seat)`` of every game into ``out[:, base:]``, every part at its ``obs_spec``
-        offset: the 0/1 parts packed (the lead tile among them), then the counts through one table and the
-        points (computed in float64 and stored as float32, as the scalar builder packs Python floats)."""
+        offset: the 0/1 parts packed (the lead tile among them), then the scalar tail (:meth:`_scalars`)."""
         off = self._spec.offset
         B, n = self.num_envs, self.num_players
         packer.clear(B)
