@@ -243,6 +243,9 @@ def main(argv=None) -> list:
     ap.add_argument("--skip-aec", action="store_true", help="only the batched figures (and the floor)")
     ap.add_argument("--workers", type=worker_counts, default=None,
                     help="worker-scaling table: comma-separated process counts, or 'all' (1..os.cpu_count())")
+    ap.add_argument("--no-copy", action="store_true",
+                    help="with --workers: also each count above 1 with copy=False (the observations and masks "
+                         "are views of the workers' shared block: no copy in the caller's process)")
     ap.add_argument("--write-docs", action="store_true", help="write the batched tables into docs/guides/speed.md")
     args = ap.parse_args(argv)
     rows = []
@@ -323,13 +326,15 @@ def _cpu_seconds(pids) -> np.ndarray:
 
 
 def workers_scaling(name: str, num_envs: int, counts: list, seconds: float, rounds: int = 3) -> dict:
-    """Per process count ``k``: (decisions/s of ``venv.step`` by wall time, the best window of 40 steps and
+    """Per process count ``k`` (or ``(k, copy)``: ``vector.make(..., copy=copy)``): (decisions/s of ``venv.step`` by
+    wall time, the best window of 40 steps and
     40,000 decisions or more (fewer, but 10 steps or more, when three would not fit in a round); CPU seconds
     per step of the busiest process). The envs of every ``k`` live side by side and are
     measured in turn, ``rounds`` times (so a slow spell of the machine hits every ``k``)."""
     from kozel_env import vector
 
-    envs = {k: vector.make(name, num_envs, seed=0, workers=k) for k in counts}
+    envs = {k: vector.make(name, num_envs, seed=0, workers=k[0], copy=k[1]) if isinstance(k, tuple)
+            else vector.make(name, num_envs, seed=0, workers=k) for k in counts}
     try:
         gens = {k: np.random.default_rng(0) for k in counts}
         per_step = 0.0
@@ -370,16 +375,18 @@ def workers_table(args) -> list:
 
     b = max(args.batch_sizes)
     rows = []
-    print(f"\n{'batched env':<24}{'B':>6}{'workers':>8}{'step decisions/s':>18}{'/ workers=1':>12}"
+    counts = list(args.workers) + ([(k, False) for k in args.workers if k > 1] if args.no_copy else [])
+    print(f"\n{'batched env':<24}{'B':>6}{'workers':>12}{'step decisions/s':>18}{'/ workers=1':>12}"
           f"{'busiest ms/step':>16}{'own-core decisions/s':>22}   (os.cpu_count() = {os.cpu_count()})")
     for name in [n for n in args.env if n in vector.BATCHED]:
-        scaling = workers_scaling(name, b, args.workers, args.seconds)
-        base = scaling[args.workers[0]][0]
+        scaling = workers_scaling(name, b, counts, args.seconds)
+        base = scaling[counts[0]][0]
         for k, (rate, cpu) in scaling.items():
             own = b / cpu if cpu else float("nan")
-            rows.append({"env": name, "batch": b, "workers": k, "batched_step_decisions_per_s": rate,
+            label = f"{k[0]}, no copy" if isinstance(k, tuple) else str(k)
+            rows.append({"env": name, "batch": b, "workers": label, "batched_step_decisions_per_s": rate,
                          "ratio_to_first": rate / base, "busiest_cpu_s_per_step": cpu, "own_core_decisions_per_s": own})
-            print(f"{name:<24}{b:>6}{k:>8}{rate:>18,.0f}{rate / base:>12.2f}{cpu * 1e3:>16.2f}{own:>22,.0f}",
+            print(f"{name:<24}{b:>6}{label:>12}{rate:>18,.0f}{rate / base:>12.2f}{cpu * 1e3:>16.2f}{own:>22,.0f}",
                   flush=True)
     return rows
 
@@ -408,7 +415,7 @@ def speed_markdown(rows: list) -> str:
             out.append(f"| PettingZoo floor | {aec['pettingzoo_floor']:,.0f} |" + " |" * (len(sizes) + 2))
     scaling = [r for r in rows if "workers" in r]
     if scaling:
-        counts = sorted({r["workers"] for r in scaling})
+        counts = list(dict.fromkeys(r["workers"] for r in scaling))
         out += ["", f"| environment (B = {scaling[0]['batch']}) | " + " | ".join(
             f"workers = {k}" for k in counts) + " | " + " | ".join(
             f"own cores, workers = {k}" for k in counts) + " |", "|---|" + "---:|" * (2 * len(counts))]

@@ -11,8 +11,10 @@ worker processes the others (so ``k`` processes step games, on ``k`` cores), whi
 masks, rewards and the rest straight into one block of shared memory (:mod:`multiprocessing.shared_memory`).
 A step checks the actions in the caller's process, writes them there, wakes every worker (one message on a
 pipe each), steps the first shard meanwhile and copies the workers' results out (arrays are new at every
-step, as in one process). Every game plays from its own seeds, so a batch gives the same results whatever ``k``
-(``tests/vector/test_workers.py`` compares every obs, mask, reward, done, deal_over and info with one
+step, as in one process). With ``copy=False`` the observations and masks are views of the shared block
+instead, as with gymnasium's ``AsyncVectorEnv(copy=False)``: the caller copies nothing, but the next ``step``
+or ``reset`` overwrites them, so a caller that keeps them copies them itself. Every game plays from its own
+seeds, so a batch gives the same results whatever ``k`` (``tests/vector/test_workers.py`` compares every obs, mask, reward, done, deal_over and info with one
 process): self-play, and the single-learner mode with ``opponent="random"`` (each game draws the random
 opponent's moves from its own stream); other opponents are Python objects of the caller's process and are
 refused (:class:`~kozel_env.core.errors.InvalidOptionError`).
@@ -133,9 +135,10 @@ class ShardedVectorEnv:
 
     def __init__(self, env_name: str, num_envs: int, seed=None, *, workers: int, opponent=None,
                  learner_side: int | None = None, episode: str = "match", reward: str = "outcome",
-                 **rules_options):
+                 copy: bool = True, **rules_options):
         args = check_arguments(env_name, num_envs, seed, opponent, learner_side, episode, reward, rules_options)
         self.workers = k = check_workers(workers, args.num_envs)
+        self.copy = check_copy(copy)
         if args.opponent is not None and not (isinstance(args.opponent, str) and args.opponent == "random"):
             raise InvalidOptionError(f"opponent={opponent!r} is not allowed with workers={workers!r}: the worker "
                                      "processes play None (self-play) or 'random' (each game's own stream); "
@@ -268,17 +271,22 @@ class ShardedVectorEnv:
         return {name: view[:self._bounds[1]] for name, view in self._res.views.items()}
 
     def _local_outputs(self) -> dict:
-        """This step's new obs and mask arrays; the first shard writes its rows there directly."""
-        out = {"obs": np.empty((self.num_envs, self.obs_size), np.float32),
-               "mask": np.empty((self.num_envs, self.num_actions), np.int8)}
+        """This step's obs and mask arrays (new ones; the shared block's with ``copy=False``); the first shard
+        writes its rows there directly."""
+        if self.copy:
+            out = {"obs": np.empty((self.num_envs, self.obs_size), np.float32),
+                   "mask": np.empty((self.num_envs, self.num_actions), np.int8)}
+        else:
+            out = {"obs": self._res.views["obs"], "mask": self._res.views["mask"]}
         self._local._views = {key: a[:self._bounds[1]] for key, a in out.items()}
         return out
 
     def _timestep(self, out: dict) -> TimeStep:
         v = self._res.views
         lo = self._bounds[1]
-        out["obs"][lo:] = v["obs"][lo:]
-        out["mask"][lo:] = v["mask"][lo:]
+        if self.copy:
+            out["obs"][lo:] = v["obs"][lo:]
+            out["mask"][lo:] = v["mask"][lo:]
         done, deal_over = v["done"].copy(), v["deal_over"].copy()
         info = {}
         if deal_over.any():
@@ -291,17 +299,28 @@ class ShardedVectorEnv:
                         done=done, deal_over=deal_over, info=info)
 
 
-def make(env_name: str, num_envs: int, seed=None, *, workers: int | None = None,
+def make(env_name: str, num_envs: int, seed=None, *, workers: int | None = None, copy: bool = True,
          **options) -> VectorEnv | ShardedVectorEnv:
     """The vector env of ``env_name`` with ``num_envs`` games (see :class:`VectorEnv` and the module
     docstring); ``options``: ``opponent``, ``learner_side``, ``episode``, ``reward`` and the rules options.
     ``workers``: None or 1 steps the batch in this process; ``k`` > 1 in ``k`` processes, this one and ``k - 1``
-    workers, a shard of the games each (:class:`ShardedVectorEnv`, the same results)."""
+    workers, a shard of the games each (:class:`ShardedVectorEnv`, the same results). ``copy=False`` (with
+    workers): a step's observations and masks are views of the shared block, overwritten by the next step (see
+    the module docstring); one process makes new arrays at every step either way."""
     check_env_name(env_name)
     workers = check_workers(workers, NUM_ENVS_CHECK("num_envs", num_envs))
+    check_copy(copy)
     if workers == 1:
         return VectorEnv(env_name, num_envs, seed, **options)
-    return ShardedVectorEnv(env_name, num_envs, seed, workers=workers, **options)
+    return ShardedVectorEnv(env_name, num_envs, seed, workers=workers, copy=copy, **options)
+
+
+def check_copy(copy) -> bool:
+    """``copy`` is True or False (an :class:`~kozel_env.core.errors.InvalidOptionError` naming it otherwise)."""
+    if not isinstance(copy, (bool, np.bool_)):
+        raise InvalidOptionError(f"copy={copy!r} is not allowed: True (new observation and mask arrays at every "
+                                 "step) or False (views of the workers' shared block)")
+    return bool(copy)
 
 
 # -- the worker process --------------------------------------------------------------------------------------

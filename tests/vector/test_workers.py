@@ -101,6 +101,30 @@ def test_the_random_opponent_of_a_game_does_not_depend_on_the_batch_around_it():
         a, b = big.step(actions), small.step(actions[5:])
 
 
+@pytest.mark.parametrize("name", ["dominoes_ffa_v0", "queens_and_jacks_v0", "beat_or_discard_v0"])
+def test_copy_false_plays_what_one_process_plays(name):
+    play_side_by_side(name, 7, 2, 60, episode="deal", copy=False)
+
+
+def test_copy_false_gives_views_of_the_shared_block_and_copy_true_new_arrays():
+    for copy in (True, False):
+        with vector.make("dominoes_v0", 6, seed=1, workers=2, copy=copy) as venv:
+            first = venv.reset()
+            kept = first.obs.copy()
+            second = venv.step(venv.sample_actions(np.random.default_rng(0)))
+            assert np.shares_memory(first.obs, second.obs) is not copy
+            assert np.shares_memory(first.mask, second.mask) is not copy
+            assert np.array_equal(first.obs, kept) is copy  # copy=False: the step overwrote the rows
+
+
+@pytest.mark.parametrize("copy", [None, 0, "False", np.float64(1.0)])
+def test_a_bad_copy_value_is_refused_naming_it(copy):
+    for workers in (1, 2):
+        with pytest.raises(InvalidOptionError) as e:
+            vector.make("dominoes_v0", 4, seed=0, workers=workers, copy=copy)
+        assert f"copy={copy!r} is not allowed: True" in str(e.value)
+
+
 @pytest.mark.parametrize("workers", [0, -1, 1.5, "2", 8, True, np.float64(2.0), [2]])
 def test_a_bad_workers_value_is_refused_naming_it_and_what_is_allowed(workers):
     with pytest.raises(InvalidOptionError) as e:
@@ -237,12 +261,15 @@ def test_the_benchmark_reports_the_worker_scaling_and_writes_the_docs_table(tmp_
     page.write_text(f"before\n<!-- BEGIN {bench.MARKER} -->\nold\n<!-- END GENERATED BATCHED SPEED -->\nafter\n")
     monkeypatch.setattr(bench, "DOCS", page)
     rows = bench.main(["--skip-aec", "--batched", "--workers", "1,2", "--batch-sizes", "8", "--seconds", "0.05",
-                       "--env", "dominoes_v0", "--write-docs"])
+                       "--env", "dominoes_v0", "--write-docs", "--no-copy"])
     scaling = [r for r in rows if "workers" in r]
-    assert [(r["env"], r["batch"], r["workers"]) for r in scaling] == [("dominoes_v0", 8, 1), ("dominoes_v0", 8, 2)]
+    assert [(r["env"], r["batch"], r["workers"]) for r in scaling] == [("dominoes_v0", 8, "1"), ("dominoes_v0", 8, "2"),
+                                                                       ("dominoes_v0", 8, "2, no copy")]
     assert scaling[0]["ratio_to_first"] == 1.0 and all(r["batched_step_decisions_per_s"] > 0 for r in scaling)
     text = page.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
-    assert "| dominoes_v0 |" in text and "workers = 2" in text and "B = 8" in text
-    assert "dominoes_v0                  8       2" in capsys.readouterr().out
+    assert "| dominoes_v0 |" in text and "workers = 2 |" in text and "workers = 2, no copy |" in text
+    assert "B = 8" in text
+    out = capsys.readouterr().out
+    assert "dominoes_v0                  8           2" in out and "8  2, no copy" in out
     assert bench.worker_counts("all") == list(range(1, (os.cpu_count() or 1) + 1))
