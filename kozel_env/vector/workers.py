@@ -14,10 +14,10 @@ pipe each), steps the first shard meanwhile and copies the workers' results out 
 step, as in one process). With ``copy=False`` the observations and masks are views of the shared block
 instead, as with gymnasium's ``AsyncVectorEnv(copy=False)``: the caller copies nothing, but the next ``step``
 or ``reset`` overwrites them, so a caller that keeps them copies them itself. Every game plays from its own
-seeds, so a batch gives the same results whatever ``k`` (``tests/vector/test_workers.py`` compares every obs, mask, reward, done, deal_over and info with one
-process): self-play, and the single-learner mode with ``opponent="random"`` (each game draws the random
-opponent's moves from its own stream); other opponents are Python objects of the caller's process and are
-refused (:class:`~kozel_env.core.errors.InvalidOptionError`).
+seeds, so a batch gives the same results whatever ``k`` (``tests/vector/test_workers.py`` compares every obs,
+mask, reward, done, deal_over and info with one process): self-play, and the single-learner mode with
+``opponent="random"`` (each game draws the random opponent's moves from its own stream); other opponents are
+Python objects of the caller's process and are refused (:class:`~kozel_env.core.errors.InvalidOptionError`).
 
 The workers are fresh interpreters (``python -c``, running :func:`main`), so a caller that imported torch
 or runs threads forks nothing, and a script needs no ``if __name__ == "__main__"`` guard. ``close()`` (or
