@@ -12,8 +12,13 @@ the shuffled ``deck`` with the stock its slice ``deck[stock_base : stock_base + 
 end, the trump card ``deck[stock_base]`` last); the answer and call orders are seat rows with a count; the
 calls made before a lead are a mask (bit ``2 * seat + kind``) and the standing one (``stand_seat``,
 ``stand_kind``); the legal sets of the lead or answer being built (and the beating ones) are 16-bit families
-over the hand's *slots* (its cards in increasing id, ``slots``), the chosen cards ``sel`` also as ``sel_slots``.
-Forced steps (the scalar ``settle``) are taken in passes over the games that still have one.
+over the hand's *slots* (its cards in increasing id, ``slots``), the chosen cards ``sel`` also as ``sel_slots``;
+``legal`` keeps the legal actions the last settle found (what ``legal_mask`` returns).
+Forced steps (the scalar ``settle``) are taken in passes over the games that still have one, each pass
+cheap for few games: a pass chooses every forced card of a set at once (``CLOSE``) before the forced
+``lead`` / ``beat`` / ``down``; a chosen card's forced steps join the step's own actions (``apply``); the
+turns begun in a pass are set up together (``_flush``), which takes the end of a deal's forced one-card
+leads and downs on the spot; a deal that ends deals the next one in the same pass (``_deal_over``).
 """
 from __future__ import annotations
 
@@ -118,9 +123,6 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         self._draw_round = np.tile(rr, n) if self._fill_each else np.repeat(rr, n)
 
     # -- small helpers -----------------------------------------------------------------------------------
-    def _in_deal(self, idx: np.ndarray, s: np.ndarray) -> np.ndarray:
-        return (self.in_deal[idx] >> s & 1) == 1
-
     def _call_kind(self, hand: np.ndarray) -> np.ndarray:
         """``tables.call_kind`` (C3.5): Moskva, Molodka or -1."""
         four = popcount(hand) == HAND

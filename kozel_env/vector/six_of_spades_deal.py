@@ -76,7 +76,8 @@ class DealFlow:
         cards = bit(deck)
         n = self.num_players
         seats = (self.dealer[idx][:, None] + 1 + np.arange(n)) % n
-        key = (np.take_along_axis(seat_in, seats, 1) << np.arange(n)).sum(axis=1)
+        rows = np.arange(len(idx))
+        key = (seat_in[rows[:, None], seats] << np.arange(n)).sum(axis=1)
         order = (self.dealer[idx][:, None] + 1 + _IN_FIRST[n][key]) % n
         m = seat_in.sum(axis=1)
         dealt = cards[:, :HAND * n].reshape(len(idx), n, HAND).sum(axis=2)
@@ -85,7 +86,7 @@ class DealFlow:
         self.stock_base[idx] = base
         self.stock_len[idx] = NUM_CARDS - base
         self.stock_mask[idx] = np.where(np.arange(NUM_CARDS) >= base[:, None], cards, U64(0)).sum(axis=1)
-        tc = np.take_along_axis(deck, base[:, None], 1)[:, 0]
+        tc = deck[rows, base]
         self.trump_card[idx] = tc
         self.trump_suit[idx] = SUIT_OF[tc]
         return order[:, 0]
@@ -126,7 +127,8 @@ class DealFlow:
         self.out_after[idx] = np.where(out, dp[:, None], self.out_after[idx])
         self.deals_played[idx] = dp
         winners = tied & (ntied == 1)
-        self.end_deal_outputs(idx, written, scores, winners, np.zeros(k, bool))
+        told = ~self.match_over[idx]  # a deal ended by a new match's forced set-up is played, not reported
+        self.end_deal_outputs(idx[told], written[told], scores[told], winners[told], np.zeros(k, bool)[told])
         last = self.in_match[idx].sum(axis=1) <= 1
         limit = ~last & (dp >= r.max_deals)
         single = ~last & ~limit & self.single_deal
