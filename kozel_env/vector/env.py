@@ -19,7 +19,9 @@ episode at once (same-step auto-reset, as SB3 and EnvPool do): where ``done`` is
 ``seat_points``, ``written``, ``scores``, ``winners`` (per side) and ``eggs``. Arrays are new at every step:
 keeping one does not see later steps. A deal that ends inside a new episode's set-up (forced play before
 any decision, which the AEC env reports at ``reset``; in ``six_of_spades_v0`` only with ``calls="auto"``,
-every round called, and never seen in random play) is played but not reported by the vector env.
+every round called: a few times in 36,000 random-play steps of four players) is played but not reported by
+the vector env; an episode that it ends (one deal per episode: the AEC env is over at ``reset``) is skipped,
+and the next one starts in the same step.
 
 Two modes:
 

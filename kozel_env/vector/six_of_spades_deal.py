@@ -161,12 +161,15 @@ class DealFlow:
 
     def _finish(self, idx: np.ndarray, place: np.ndarray, losers: np.ndarray | None) -> np.ndarray:
         """``scoring._finish``: winners the first place, losers the last (or ``losers``); nobody when every
-        side shares the first place. With ``autoreset`` the next match starts: returns its games, to deal."""
+        side shares the first place. With ``autoreset`` the next match starts: returns its games, to deal. A
+        match over before any decision (``calls="auto"``: its forced set-up ended it) is played but not
+        reported: the returns of the step stay those of the match that ended by a decision."""
         worst = place.max(axis=1, keepdims=True)
         share = worst == 1
         winners = (place == 1) & ~share
         lose = (place == worst) if losers is None else losers
-        self.end_match_outputs(idx, winners, lose & ~share)
+        told = ~self.match_over[idx]  # a match that a new match's forced set-up ended keeps the step's returns
+        self.end_match_outputs(idx[told], winners[told], (lose & ~share)[told])
         self.phase[idx] = PH_OVER
         self.current_player[idx] = -1
         self.sel[idx] = 0
