@@ -73,8 +73,8 @@ class BatchedBeatOrDiscard(BatchedGame):
     engine_id = BeatOrDiscardGame.engine_id
     points_lost = True
     """C1.1: penalty points; ``seat_points`` is minus ``written`` of the seat's side (the scalar results')."""
-    STATE = (("states", "scores", "eggs", "beats", "handoff", "handoff_arg", "stock_seq", "stock_pos") + SEAT_LISTS
-             + SIDE_LISTS + tuple(f for f in GAME_FIELDS if f != "current_player"))
+    STATE = (("states", "scores", "eggs", "beats", "handoff", "handoff_arg", "stock_seq", "stock_pos", "mask",
+              "mask_ok") + SEAT_LISTS + SIDE_LISTS + tuple(f for f in GAME_FIELDS if f != "current_player"))
     LEDGERS = ()
     ARRAYS_FROM = 768
     """Batches of this many games or more step in arrays; smaller ones (where the array moves' fixed cost per
@@ -92,6 +92,8 @@ class BatchedBeatOrDiscard(BatchedGame):
             setattr(self, name, np.zeros(B, I64))
         self.stock_seq = np.zeros((B, 36), np.int8)  # card ids 0..35 (int8 keeps a game's state under 1 KiB)
         self.beats = np.zeros((B, moves.MAX_SETS), I64)
+        self.mask = np.zeros(B, I64)
+        self.mask_ok = np.zeros(B, bool)
         self.current_player[:] = -1
         self.phase[:] = PH_OVER
         self.terminal[:] = 1
@@ -135,6 +137,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         self.beats[idx] = beats
         self.stock_seq[idx] = seq
         self.stock_pos[idx] = 0
+        self.mask_ok[idx] = False
 
     def _write(self, idx: np.ndarray) -> None:
         """The scalar states of games ``idx`` from the arrays the moves change."""
@@ -197,19 +200,21 @@ class BatchedBeatOrDiscard(BatchedGame):
         idx = np.flatnonzero(self.phase != PH_OVER)
         handoff = self.handoff
         handoff[:] = 0
-        moves.apply(self, idx, acts[idx])
-        moves.run_forced(self, idx[handoff[idx] == 0])
-        while True:  # the ends of rounds and equalising moves, in arrays, then the forced steps after them
-            ends = np.flatnonzero(handoff == moves.END_ROUND)
-            eqs = np.flatnonzero(handoff == moves.EQUALISE)
-            if not len(ends) and not len(eqs):
-                break
-            handoff[ends] = 0
-            handoff[eqs] = 0
-            rounds.end_round(self, ends)
-            rounds.equalise(self, eqs, self.handoff_arg[eqs])
-            went = np.concatenate([ends, eqs])
-            moves.run_forced(self, went[handoff[went] == 0])
+        self.mask_ok[:] = False
+        live, a = moves.picks(self, idx, acts[idx])
+        moves.apply(self, live, a)
+        while len(live):  # every game moved on at once: the ends of rounds, equalising, the forced steps
+            ho = handoff[live]
+            ends, eqs = live[ho == moves.END_ROUND], live[ho == moves.EQUALISE]
+            if len(ends) or len(eqs):
+                handoff[ends] = 0
+                handoff[eqs] = 0
+                rounds.end_round(self, ends)
+                rounds.equalise(self, eqs, self.handoff_arg[eqs])
+                live = live[handoff[live] == 0]
+            elif ho.any():
+                live = live[ho == 0]
+            live = moves.forced(self, live)
         handed = np.flatnonzero(handoff)
         if len(handed):
             self._continue(handed)
@@ -297,7 +302,10 @@ class BatchedBeatOrDiscard(BatchedGame):
         if out is None:
             out = np.empty((self.num_envs, self.num_actions), np.int8)
         if self.arrays:
-            m = views.masks(self, np.arange(self.num_envs)).astype(np.uint64)
+            stale = np.flatnonzero(~self.mask_ok)
+            self.mask[stale] = views.masks(self, stale)
+            self.mask_ok[stale] = True
+            m = self.mask.astype(np.uint64)
         else:
             m = np.array([st.legal_mask() for st in self.states], np.uint64)
         self.legal_words = m[:, None]

@@ -143,22 +143,55 @@ def decide(e, idx, phase, q, owed=0, offered=0, beats=None) -> None:
     e.picked[idx] = 0
 
 
-def run_forced(e, live: np.ndarray) -> None:
-    """engine._run_forced in games ``live``: every forced step, until a real choice or a hand-off."""
-    while len(live):
-        picked, ph, cp = e.picked[live], e.phase[live], e.current_player[live]
-        ask = (picked == 0) & ((ph == PH_CLAIM) | ((ph == PH_ANSWER) & claim_possible(e, live, cp)))
+def forced(e, live: np.ndarray) -> np.ndarray:
+    """One pass of engine._run_forced in games ``live`` (none handed off): the games whose seat to move has
+    one legal action (or owes its whole hand face down) take it -- a forced card followed at once by the
+    forced steps after it (:func:`picks`) -- and are returned; the rest stop at a real choice, their masks
+    kept in ``e.mask`` (``e.mask_ok``), or at a public question (engine.public_ask)."""
+    picked, ph, cp = e.picked[live], e.phase[live], e.current_player[live]
+    ask = (picked == 0) & ((ph == PH_CLAIM) | ((ph == PH_ANSWER) & claim_possible(e, live, cp)))
+    if ask.any():
         live, picked, ph, cp = live[~ask], picked[~ask], ph[~ask], cp[~ask]
-        h = e.hands[live, cp]
-        whole = ((~e.beats[live].any(axis=1)) & (e.offered[live] == 0) & (picked == 0) & (ph >= PH_ANSWER)
-                 & (e.owed[live] == pc(h)))
-        m = masks(e, live)
-        single = ~whole & ((m & (m - 1)) == 0)
-        e.picked[live[whole]] = h[whole]
-        go = whole | single
-        live = live[go]
-        apply(e, live, np.where(whole[go], A_DOWN, bit_length(m[go]) - 1))
-        live = live[e.handoff[live] == 0]
+    h = e.hands[live, cp]
+    whole = ((ph >= PH_ANSWER) & (picked == 0) & (e.offered[live] == 0) & (e.owed[live] == pc(h))
+             & ~e.beats[live].any(axis=1))
+    m = masks(e, live)
+    single = ~whole & ((m & (m - 1)) == 0)
+    stop = ~(whole | single)
+    keep(e, live[stop], m[stop])
+    w = live[whole]
+    e.picked[w] = h[whole]
+    i, a = picks(e, live[single], bit_length(m[single]) - 1)
+    live = np.concatenate([w, i])
+    apply(e, live, np.concatenate([np.full(len(w), A_DOWN), a]))
+    return live
+
+
+def keep(e, idx: np.ndarray, m: np.ndarray) -> None:
+    """The masks ``m`` of games ``idx``, stopped at a real choice (what ``legal_mask`` returns)."""
+    e.mask[idx] = m
+    e.mask_ok[idx] = True
+
+
+def picks(e, idx: np.ndarray, a: np.ndarray) -> tuple:
+    """Actions ``a`` in games ``idx`` where each pick (a card, ``a < 36``) is followed by the forced steps
+    after it (engine._run_forced with a card picked: no public question, no whole hand, a single legal
+    action taken), until a real choice (the mask kept, :func:`keep`) or a move that is not a pick. Returns
+    the games and the actions left to :func:`apply`: the moves given and the forced moves after picks."""
+    pick = a < 36
+    out_i, out_a = [idx[~pick]], [a[~pick]]
+    idx, a = idx[pick], a[pick]
+    while len(idx):
+        e.picked[idx] |= np.left_shift(1, a)
+        m = masks(e, idx)
+        single = (m & (m - 1)) == 0
+        keep(e, idx[~single], m[~single])
+        idx, a = idx[single], bit_length(m[single]) - 1
+        card = a < 36
+        out_i.append(idx[~card])
+        out_a.append(a[~card])
+        idx, a = idx[card], a[card]
+    return np.concatenate(out_i), np.concatenate(out_a)
 
 
 def apply(e, idx: np.ndarray, a: np.ndarray) -> None:

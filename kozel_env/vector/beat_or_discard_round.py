@@ -63,7 +63,8 @@ def equalise(e, idx: np.ndarray, s: np.ndarray) -> None:
 
 def equalise_next(e, idx: np.ndarray, q: np.ndarray) -> None:
     """engine._equalise_next: the next seat clockwise that holds more than the smallest hand, else the
-    refill."""
+    refill. A seat that owes its whole hand lays it down at once (engine._run_forced's forced step,
+    :func:`equalise`), and the turn goes on from it."""
     if not len(idx):
         return
     n = e.num_players
@@ -75,10 +76,20 @@ def equalise_next(e, idx: np.ndarray, q: np.ndarray) -> None:
         back = q == e.equalise_taker[idx]
         done.append(idx[back])
         idx, q = idx[~back], q[~back]
-        k = pc(e.hands[idx, q]) - e.equalise_to[idx]
+        h = e.hands[idx, q]
+        c = pc(h)
+        k = c - e.equalise_to[idx]
         owes = k > 0
         decide(e, idx[owes], PH_EQUALISE, q[owes], k[owes])
-        idx, q = idx[~owes], q[~owes]
+        whole = owes & (k == c)
+        if whole.any():
+            i, p, s = idx[whole], q[whole], h[whole]
+            e.hands[i, p] = 0
+            e.piles[i, e.side_of[e.equalise_taker[i]]] |= s
+            e.laid_down[i, p] |= s
+            e.known[i, p] = 0
+        go = ~owes | whole
+        idx, q = idx[go], q[go]
     refill(e, np.concatenate(done + [idx]))
 
 
