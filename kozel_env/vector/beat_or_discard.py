@@ -10,8 +10,9 @@ follows them (C1.3-C1.7, C1.15), the claim question before the lead (C1.13), eve
 (:mod:`.beat_or_discard_moves`), the end of a round: the trick, equalising, the refill with the bottom card
 shown (C1.8-C1.10, :mod:`.beat_or_discard_round`) -- are array operations over all games at once; the
 observations and masks are built from the arrays (:mod:`.beat_or_discard_views`). The rarer rest -- the end
-of a game (the score, the next deal, the match end: C1.1, C1.12, C1.16, C1.17), four of a kind after a refill
-(C1.14) and a claim that takes a round back (C1.13) -- is the scalar engine's own code: each game keeps its
+of a game that ends the match or puts a player out (C1.1, C1.12, C1.16, C1.17: the other game ends and the
+next deal are arrays, :mod:`.beat_or_discard_deal`) and four of a kind after a refill or a deal (C1.14) -- is
+the scalar engine's own code: each game keeps its
 scalar :class:`~kozel_env.cards.beat_or_discard.engine.BeatOrDiscardState` (``states``), and a game whose
 move reaches one of those points is *handed off*: its arrays are written into its scalar state, the scalar
 method is called where the scalar ``apply_action`` would call it, then the scalar ``_run_forced``, and the
@@ -242,9 +243,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         for b, kind in zip(idx.tolist(), self.handoff[idx].tolist()):
             st = states[b]
             before = st.deals_played
-            if kind == moves.CLAIM_BACK:
-                st._claim(st.current_player)
-            elif kind == moves.FOUR:
+            if kind == moves.FOUR:
                 st._four_check()
             else:
                 st._end_game()

@@ -1,14 +1,16 @@
 """``beat_or_discard_v0`` batched: the moves inside a round as array operations (the scalar
 :mod:`kozel_env.cards.beat_or_discard.engine`'s ``_apply``, ``_run_forced``, ``_lead`` / ``_beat`` /
 ``_discard``, the turn order ``_after`` / ``_offer_answer`` / ``_offer_rebeat`` / ``_alive``, the claim
-question before the lead ``_ask_claims`` and a claim in it), for many games at once.
+question before the lead ``_ask_claims`` and a claim, before the lead or after it), for many games at once.
 
 Each function works on the games ``idx`` (an int array) of the engine ``e`` and mirrors the scalar method of
 the same name line for line. Where the scalar code goes on into the end of a round (``_end_round``: the
-trick, equalising, the refill, the deal and the score), an equalising (``_equalise``) or a claim after the
-lead (``_claim``, which takes the round back), the game is *handed off*: :func:`hand_off` records which
-scalar method to call; the engine then writes the game's arrays into its scalar state, calls that method
-and the scalar ``_run_forced``, exactly where the scalar ``apply_action`` would, and reads the state back.
+trick, equalising, the refill, the deal and the score) or an equalising (``_equalise``), the game is
+*handed off*: :func:`hand_off` records the kind; the engine's next pass does it in arrays
+(:mod:`.beat_or_discard_round`), and the rarer kinds it leaves (four of a kind, a game end that ends the
+match) go to the scalar method and the scalar ``_run_forced``, exactly where the scalar ``apply_action``
+would call them. The forced steps (``_run_forced``) are one pass over the games at a time (:func:`forced`),
+a card picked followed at once by the forced steps after it (:func:`picks`).
 
 Beating sets (C1.3) are every subset of the hand of ``popcount(top)`` cards that passes the suit-wise test
 of :mod:`kozel_env.cards.beat_or_discard.beats` (its ``_dominates`` / ``_covers`` per 9-bit suit chunk,
@@ -40,9 +42,9 @@ I64 = np.int64
 MAX_HAND = 6
 MAX_SETS = 20
 """At most C(6, 3) beating sets: a set has ``popcount(top)`` cards of a hand of at most six."""
-END_ROUND, EQUALISE, CLAIM_BACK, FOUR, END_GAME = 1, 2, 3, 4, 5
+END_ROUND, EQUALISE, FOUR, END_GAME = 1, 2, 3, 4
 """Hand-off kinds: ``_end_round()`` and ``_equalise(p, s)`` (done in arrays by :mod:`.beat_or_discard_round`),
-then the scalar ``_claim(p)``, ``_four_check()``, ``_end_game()``."""
+then the scalar ``_four_check()``, ``_end_game()``."""
 
 _TABLES: dict = {}
 
@@ -195,19 +197,24 @@ def picks(e, idx: np.ndarray, a: np.ndarray) -> tuple:
 
 
 def apply(e, idx: np.ndarray, a: np.ndarray) -> None:
-    """engine._apply of action ``a[k]`` in game ``idx[k]``."""
+    """engine._apply of action ``a[k]`` in game ``idx[k]``; the turn order after a play, a discard or a pass
+    (engine._after) in one call for all of them."""
     pick = a < 36
     e.picked[idx[pick]] |= np.left_shift(1, a[pick])
     ph = e.phase[idx]
+    moved = []
     for act, fn in ((A_PLAY, _play), (A_DOWN, _down), (A_PASS, _pass), (A_CLAIM, _claim)):
         w = a == act
         if w.any():
-            fn(e, idx[w], ph[w])
+            moved.append(fn(e, idx[w], ph[w]))
+    moved = [m for m in moved if m is not None]
+    if len(moved) == 1:
+        after(e, *moved[0])
+    elif moved:
+        after(e, np.concatenate([i for i, _ in moved]), np.concatenate([p for _, p in moved]))
 
 
-def _play(e, idx, ph) -> None:
-    if not len(idx):
-        return
+def _play(e, idx, ph) -> tuple:
     s = e.picked[idx]
     e.picked[idx] = 0
     p = e.current_player[idx]
@@ -219,17 +226,16 @@ def _play(e, idx, ph) -> None:
     lead = ph == PH_LEAD
     e.lead[idx[lead]] = s[lead]
     e.acted[idx[~lead]] |= np.left_shift(1, p[~lead])
-    after(e, idx, p)
+    return idx, p
 
 
-def _down(e, idx, ph) -> None:
-    if not len(idx):
-        return
+def _down(e, idx, ph) -> tuple:
     s = e.picked[idx]
     e.picked[idx] = 0
     eq = ph == PH_EQUALISE
-    hand_off(e, idx[eq], EQUALISE, s[eq])
-    idx, s = idx[~eq], s[~eq]
+    if eq.any():
+        hand_off(e, idx[eq], EQUALISE, s[eq])
+        idx, s = idx[~eq], s[~eq]
     p = e.current_player[idx]
     e.hands[idx, p] &= ~s
     e.table_down[idx, p] |= s
@@ -237,33 +243,41 @@ def _down(e, idx, ph) -> None:
     b = np.left_shift(1, p)
     e.locked[idx] |= b
     e.acted[idx] |= b
-    after(e, idx, p)
+    return idx, p
 
 
-def _pass(e, idx, ph) -> None:
-    if not len(idx):
-        return
+def _pass(e, idx, ph) -> tuple:
     p = e.current_player[idx]
     c = ph == PH_CLAIM
     ask_claims(e, idx[c], (p[c] + 1) % e.num_players)
     hand_off(e, idx[ph == PH_REBEAT], END_ROUND)
     o = ~c & (ph != PH_REBEAT)
-    after(e, idx[o], p[o])
+    return idx[o], p[o]
 
 
 def _claim(e, idx, ph) -> None:
-    """engine._claim: before the lead in arrays; after it (the round taken back) handed off."""
-    if not len(idx):
-        return
-    c = ph == PH_CLAIM
-    hand_off(e, idx[~c], CLAIM_BACK)
-    idx = idx[c]
+    """engine._claim: before the lead, the claim question goes on; after it, every card of the round goes
+    back to its owner and the claimer leads."""
     p = e.current_player[idx]
     n = longest_suit(e.hands[idx, p])
     e.claims[idx, p] = n
     e.best_claim[idx] = n
     e.leader[idx] = p
-    ask_claims(e, idx, (p + 1) % e.num_players)
+    c = ph == PH_CLAIM
+    ask_claims(e, idx[c], (p[c] + 1) % e.num_players)
+    idx = idx[~c]
+    if not len(idx):
+        return
+    u, d = e.table_up[idx], e.table_down[idx]
+    e.hands[idx] |= u | d
+    e.known[idx] |= u
+    e.laid_down[idx] &= ~d
+    e.table_up[idx] = 0
+    e.table_down[idx] = 0
+    for name in ("top", "lead", "locked", "acted"):
+        getattr(e, name)[idx] = 0
+    e.last_beater[idx] = -1
+    _lead_decision(e, idx)
 
 
 def ask_claims(e, idx, q) -> None:
