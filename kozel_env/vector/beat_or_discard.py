@@ -39,8 +39,9 @@ from ..cards.beat_or_discard.tables import PH_OVER
 from . import beat_or_discard_moves as moves
 from . import beat_or_discard_round as rounds
 from . import beat_or_discard_views as views
-from .bits import Packer, unpack_mask
+from .bits import unpack_mask
 from .engine import BatchedGame
+from .six_of_spades_views import Columns
 
 I64 = np.int64
 SEAT_LISTS = ("hands", "table_up", "table_down", "known", "laid_down", "claims")
@@ -100,7 +101,8 @@ class BatchedBeatOrDiscard(BatchedGame):
         self.terminal[:] = 1
         self.claim_floor = self.rules.claim_floor
         self._setup = {"single_deal": True} if self.single_deal else None
-        self.packer = Packer(game.obs_spec, self.obs_size)
+        self.columns = Columns()
+        self.obs_layout = views.obs_layout(self)
         self.arrays = self.num_envs >= self.ARRAYS_FROM
         if self.arrays:
             moves._tables()

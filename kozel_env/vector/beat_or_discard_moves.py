@@ -367,15 +367,16 @@ def _offer_answer(e, idx, q) -> np.ndarray:
 
 
 def alive(e, idx) -> np.ndarray:
-    """engine._alive: someone who may beat can beat, or someone may still claim (C1.7)."""
-    live = np.zeros(len(idx), bool)
-    top, tr = e.top[idx], e.trump[idx]
-    for q in range(e.num_players):
-        h = e.hands[idx, q]
-        may = (h != 0) & ((e.locked[idx] >> q & 1) == 0)
-        live |= may & can_beat(h, top, tr)
+    """engine._alive: someone who may beat can beat, or someone may still claim (C1.7); every seat at once."""
+    n = e.num_players
+    seats = np.arange(n)
+    h = e.hands[idx]
+    may = (h != 0) & ((e.locked[idx, None] >> seats & 1) == 0)
+    live = np.zeros(h.shape, bool)
+    g, q = np.nonzero(may)
+    live[g, q] = can_beat(h[g, q], e.top[idx][g], e.trump[idx][g])
     if e.rules.claims:
-        for q in range(e.num_players):
-            qq = np.full(len(idx), q, I64)
-            live |= (e.hands[idx, q] != 0) & claim_possible(e, idx, qq)
-    return live
+        k = pc(h)
+        live |= ((h != 0) & (k >= e.claim_floor) & (k > e.best_claim[idx, None]) & (seats != e.leader[idx, None])
+                 & ((e.acted[idx, None] >> seats & 1) == 0))
+    return live.any(axis=1)

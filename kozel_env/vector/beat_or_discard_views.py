@@ -106,76 +106,56 @@ def _answer_mask(e, idx, h, sel, le, owed) -> np.ndarray:
     return m | np.where(has, 0, e.offered[idx])
 
 
+_THERMO = np.array([(1 << c) - 1 for c in range(63)], I64)
+"""``_THERMO[c]``: a thermometer of ``c`` ones (``Packer.put_count`` of a part at most 62 wide)."""
+
+
+def obs_layout(e) -> tuple:
+    """(position, width) in ``obs_spec`` of every row :func:`observe` builds, in its order."""
+    at = e.game.obs_spec.offset
+    n, S, hs = e.num_players, e.num_sides, e.rules.hand_size
+    out = [(at(name), w) for name, w in (("hand", 36), ("top", 36), ("lead", 36), ("my_down", 36), ("selected", 36),
+                                         ("decision", 5), ("owed", hs), ("revealed", 36), ("locked", n),
+                                         ("acted", n), ("out", n), ("trump", 4))]
+    for name, w in (("table", 36), ("known", 36), ("hand_counts", hs), ("down_counts", hs), ("claims", len(CLAIM_NS))):
+        out += [(at(name, k), w) for k in range(n)]
+    for name, w in (("pile_seen", 36), ("pile_counts", 36), ("scores", e.rules.target)):
+        out += [(at(name, k), w) for k in range(S)]
+    out += [(at(name), w) for name, w in (("took", S), ("leader", n), ("last_beater", n), ("first_game", 1),
+                                          ("diamond_leader", n), ("eggs", 4), ("stock", 36))]
+    assert all(w < len(_THERMO) for _, w in out)
+    return tuple(out)
+
+
 def observe(e, out: np.ndarray) -> np.ndarray:
-    """game.observe(state, max(current_player, 0)) of every game."""
-    spec = e.game.obs_spec
-    B, n = e.num_envs, e.num_players
-    pk = e.packer
-    pk.clear(B)
+    """game.observe(state, max(current_player, 0)) of every game: every part a row of one matrix
+    (:func:`obs_layout` says where each goes), packed a word at a time (``six_of_spades_views.Columns``)."""
+    B, n, S, hs = e.num_envs, e.num_players, e.num_sides, e.rules.hand_size
     ar = np.arange(B)
+    g = ar[:, None]
     cp = e.current_player
     p = np.maximum(cp, 0)
     mine = cp >= 0
     ph = e.phase
-
-    def put(value, name, *index, width=64):
-        pk.put(np.asarray(value, I64).astype(U64), name, *index, width=width)
-
-    put(e.hands[ar, p], "hand", width=36)
-    put(e.top, "top", width=36)
-    put(e.lead, "lead", width=36)
-    put(e.table_down[ar, p], "my_down", width=36)
-    put(np.where(mine, e.picked, 0), "selected", width=36)
-    put(np.where(mine, np.left_shift(1, np.minimum(ph, 4)), 0), "decision", width=5)
     owes = mine & ((ph == PH_ANSWER) | (ph == PH_EQUALISE))
-    pk.put_count(np.where(owes, e.owed, 0), spec.offset("owed"), e.rules.hand_size)
-    put(np.where(e.revealed >= 0, np.left_shift(1, np.maximum(e.revealed, 0)), 0), "revealed", width=36)
     full = (1 << n) - 1
-    for name, m in (("locked", e.locked), ("acted", e.acted), ("out", e.out)):
-        put(((m >> p) | (m << (n - p))) & full, name, width=n)
-    put(np.left_shift(1, e.trump), "trump", width=4)
-    _seat_rows(e, put, pk, ar, p)
-    _side_rows(e, put, pk, ar, p)
-    put(np.where(e.terminal, 0, np.left_shift(1, (e.leader - p) % n)), "leader", width=n)
-    lb = e.last_beater
-    put(np.where(lb >= 0, np.left_shift(1, (lb - p) % n), 0), "last_beater", width=n)
-    put(e.first_game, "first_game", width=1)
-    dl = e.diamond_leader
-    put(np.where(dl >= 0, np.left_shift(1, (dl - p) % n), 0), "diamond_leader", width=n)
-    put(np.left_shift(1, np.minimum(e.eggs, 3)), "eggs", width=4)
-    pk.put_count(pc(e.stock), spec.offset("stock"), 36)
-    pk.unpack(out)
+    rot = [((m >> p) | (m << (n - p))) & full for m in (e.locked, e.acted, e.out)]
+    seats = (p[:, None] + np.arange(n)) % n  # relative seat k is seats[:, k]
+    up = np.where((e.top != 0)[:, None], e.table_up[g, seats], 0)
+    c = e.claims[g, seats]
+    claims = np.where(c > 0, np.left_shift(1, np.maximum(c - CLAIM_NS[0], 0)), 0)
+    sides = ((p % 2)[:, None] + np.arange(S)) % 2 if e.rules.pairs else seats[:, :S]
+    pl = e.piles[g, sides]
+    seen = np.where(pl != 0, e.piles_up[g, sides] | (pl & e.laid_down[ar, p][:, None]), 0)
+    took = ((pl != 0) << np.arange(S)).sum(axis=1)
+    rel = [np.where(x >= 0, np.left_shift(1, (x - p) % n), 0) for x in (e.last_beater, e.diamond_leader)]
+    rows = [e.hands[ar, p], e.top, e.lead, e.table_down[ar, p], np.where(mine, e.picked, 0),
+            np.where(mine, np.left_shift(1, np.minimum(ph, 4)), 0), _THERMO[np.where(owes, np.minimum(e.owed, hs), 0)],
+            np.where(e.revealed >= 0, np.left_shift(1, np.maximum(e.revealed, 0)), 0), *rot, np.left_shift(1, e.trump),
+            *up.T, *e.known[g, seats].T, *_THERMO[np.minimum(pc(e.hands[g, seats]), hs)].T,
+            *_THERMO[np.minimum(pc(e.table_down[g, seats]), hs)].T, *claims.T, *seen.T, *_THERMO[pc(pl)].T,
+            *_THERMO[np.minimum(e.scores[g, sides], e.rules.target)].T, took,
+            np.where(e.terminal, 0, np.left_shift(1, (e.leader - p) % n)), rel[0], e.first_game, rel[1],
+            np.left_shift(1, np.minimum(e.eggs, 3)), _THERMO[pc(e.stock)]]
+    e.columns.pack(list(np.stack(rows).view(U64)), e.obs_layout, e.obs_size, out)
     return out
-
-
-def _seat_rows(e, put, pk, ar, p) -> None:
-    """The parts with a row per relative seat: table, known, hand and down counts, claims."""
-    spec = e.game.obs_spec
-    n = e.num_players
-    up = e.top != 0
-    c0 = CLAIM_NS[0]
-    for k in range(n):
-        q = (p + k) % n
-        put(np.where(up, e.table_up[ar, q], 0), "table", k, width=36)
-        put(e.known[ar, q], "known", k, width=36)
-        pk.put_count(pc(e.hands[ar, q]), spec.offset("hand_counts", k), e.rules.hand_size)
-        pk.put_count(pc(e.table_down[ar, q]), spec.offset("down_counts", k), e.rules.hand_size)
-        c = e.claims[ar, q]
-        put(np.where(c > 0, np.left_shift(1, np.maximum(c - c0, 0)), 0), "claims", k, width=len(CLAIM_NS))
-
-
-def _side_rows(e, put, pk, ar, p) -> None:
-    """The parts with a row per relative side: pile_seen, took, pile_counts, scores."""
-    spec = e.game.obs_spec
-    S = e.num_sides
-    mine_down = e.laid_down[ar, p]
-    tg = e.rules.target
-    took = np.zeros(len(ar), I64)
-    for k in range(S):
-        s = (p % 2 + k) % 2 if e.rules.pairs else (p + k) % e.num_players
-        pl = e.piles[ar, s]
-        put(np.where(pl != 0, e.piles_up[ar, s] | (pl & mine_down), 0), "pile_seen", k, width=36)
-        took |= np.where(pl != 0, 1 << k, 0)
-        pk.put_count(pc(pl), spec.offset("pile_counts", k), 36)
-        pk.put_count(e.scores[ar, s], spec.offset("scores", k), tg)
-    put(took, "took", width=S)
