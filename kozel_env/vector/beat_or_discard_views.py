@@ -110,6 +110,16 @@ _THERMO = np.array([(1 << c) - 1 for c in range(63)], I64)
 """``_THERMO[c]``: a thermometer of ``c`` ones (``Packer.put_count`` of a part at most 62 wide)."""
 
 
+def _pieces(width: int) -> list:
+    """The bit ranges ``[a, b)`` of a thermometer ``width`` wide, in pieces of at most 62 bits."""
+    return [(a, min(a + 62, width)) for a in range(0, width, 62)]
+
+
+def _thermo(count: np.ndarray, width: int) -> list:
+    """The pieces (:func:`_pieces`) of a thermometer of ``count`` ones capped at ``width``."""
+    return [_THERMO[np.clip(count - a, 0, b - a)] for a, b in _pieces(width)]
+
+
 def obs_layout(e) -> tuple:
     """(position, width) in ``obs_spec`` of every row :func:`observe` builds, in its order."""
     at = e.game.obs_spec.offset
@@ -119,8 +129,9 @@ def obs_layout(e) -> tuple:
                                          ("acted", n), ("out", n), ("trump", 4))]
     for name, w in (("table", 36), ("known", 36), ("hand_counts", hs), ("down_counts", hs), ("claims", len(CLAIM_NS))):
         out += [(at(name, k), w) for k in range(n)]
-    for name, w in (("pile_seen", 36), ("pile_counts", 36), ("scores", e.rules.target)):
+    for name, w in (("pile_seen", 36), ("pile_counts", 36)):
         out += [(at(name, k), w) for k in range(S)]
+    out += [(at("scores", k) + a, b - a) for a, b in _pieces(e.rules.target) for k in range(S)]
     out += [(at(name), w) for name, w in (("took", S), ("leader", n), ("last_beater", n), ("first_game", 1),
                                           ("diamond_leader", n), ("eggs", 4), ("stock", 36))]
     assert all(w < len(_THERMO) for _, w in out)
@@ -154,7 +165,7 @@ def observe(e, out: np.ndarray) -> np.ndarray:
             np.where(e.revealed >= 0, np.left_shift(1, np.maximum(e.revealed, 0)), 0), *rot, np.left_shift(1, e.trump),
             *up.T, *e.known[g, seats].T, *_THERMO[np.minimum(pc(e.hands[g, seats]), hs)].T,
             *_THERMO[np.minimum(pc(e.table_down[g, seats]), hs)].T, *claims.T, *seen.T, *_THERMO[pc(pl)].T,
-            *_THERMO[np.minimum(e.scores[g, sides], e.rules.target)].T, took,
+            *(x for v in _thermo(e.scores[g, sides], e.rules.target) for x in v.T), took,
             np.where(e.terminal, 0, np.left_shift(1, (e.leader - p) % n)), rel[0], e.first_game, rel[1],
             np.left_shift(1, np.minimum(e.eggs, 3)), _THERMO[pc(e.stock)]]
     e.columns.pack(list(np.stack(rows).view(U64)), e.obs_layout, e.obs_size, out)
