@@ -98,19 +98,11 @@ def refill(e, idx: np.ndarray) -> None:
     off; else the next round, led by the taker (or the next seat clockwise holding cards)."""
     if not len(idx):
         return
-    n, hs = e.num_players, e.rules.hand_size
+    n = e.num_players
     taker = e.equalise_taker[idx]
     had = e.stock[idx] != 0
-    active = had.copy()
-    while active.any():
-        drew = np.zeros(len(idx), bool)
-        for i in range(n):
-            q = (taker + i) % n
-            can = active & (e.stock[idx] != 0) & ((e.out[idx] >> q & 1) == 0) & (pc(e.hands[idx, q]) < hs)
-            if can.any():
-                _draw(e, idx[can], q[can])
-                drew |= can
-        active &= drew & (e.stock[idx] != 0)
+    if had.any():
+        _draws(e, idx[had], taker[had])
     if e.rules.four_of_a_kind:
         h = e.hands[idx]
         ins = ((e.out[idx, None] >> np.arange(n)) & 1) == 0
@@ -128,23 +120,33 @@ def refill(e, idx: np.ndarray) -> None:
     start_round(e, idx, leader)
 
 
-def _draw(e, idx: np.ndarray, q: np.ndarray) -> None:
-    """scoring._draw: seat ``q`` draws the stock's next card; the last one, the bottom card, is shown and
-    its suit is trump (C1.10; not in the quick game)."""
-    if not len(idx):
-        return
+def _draws(e, idx: np.ndarray, taker: np.ndarray) -> None:
+    """scoring._refill's draws in one go: round after round, each seat in (clockwise from the taker) with
+    fewer than ``hand_size`` cards draws the stock's next card (scoring._draw), until the stock is empty;
+    the last card, the bottom card, is shown and its suit is trump (C1.10; not in the quick game)."""
+    n, hs, m = e.num_players, e.rules.hand_size, len(idx)
+    order = (taker[:, None] + np.arange(n)) % n
+    g = idx[:, None]
+    ins = (e.out[g] >> order & 1) == 0
+    need = np.where(ins, np.maximum(hs - pc(e.hands[g, order]), 0), 0)
+    takes = need[:, None, :] > np.arange(hs)[None, :, None]  # [game, round, seat in order]
+    k = np.cumsum(takes.reshape(m, -1), axis=1).reshape(m, hs, n) - 1  # the draw's place in the stock
+    left = pc(e.stock[idx])
+    takes &= k < left[:, None, None]
     pos = e.stock_pos[idx]
-    c = e.stock_seq[idx, pos].astype(I64)  # int8 in the state: 1 << c needs int64
-    e.stock_pos[idx] = pos + 1
-    b = np.left_shift(1, c)
-    e.stock[idx] ^= b
-    e.hands[idx, q] |= b
-    if e.rules.hand_size != 4:
+    cards = e.stock_seq[idx[:, None, None], np.clip(pos[:, None, None] + k, 0, 35)].astype(I64)
+    got = np.bitwise_or.reduce(np.where(takes, np.left_shift(1, cards), 0), axis=1)
+    e.hands[g, order] |= got
+    e.stock[idx] ^= np.bitwise_or.reduce(got, axis=1)
+    e.stock_pos[idx] = pos + np.minimum(need.sum(axis=1), left)
+    if hs != 4:
         last = e.stock[idx] == 0
-        i, c, q, b = idx[last], c[last], q[last], b[last]
+        i, t, k, pos, left = idx[last], takes[last], k[last], pos[last], left[last]
+        c = e.stock_seq[i, pos + left - 1].astype(I64)
+        q = order[last][np.arange(len(i)), ((k == (left - 1)[:, None, None]) & t).any(axis=1).argmax(axis=1)]
         e.revealed[i] = c
         e.trump[i] = c // 9
-        e.known[i, q] |= b
+        e.known[i, q] |= np.left_shift(1, c)
 
 
 def start_round(e, idx: np.ndarray, leader: np.ndarray) -> None:
