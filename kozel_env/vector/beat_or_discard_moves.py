@@ -320,32 +320,37 @@ def after(e, idx, p) -> None:
         if quick:
             hit = q == e.leader[idx]
             hand_off(e, idx[hit], END_ROUND)
-        else:
+            idx, q = idx[~hit], q[~hit]
+            holds = e.hands[idx, q] != 0
+            bs = beat_sets(e.hands[idx[holds], q[holds]], e.top[idx[holds]], e.trump[idx[holds]])
+        else:  # the beating sets of the last beater (beat again) and of a seat to answer in one call
             hit = q == e.last_beater[idx]
-            _offer_rebeat(e, idx[hit], q[hit])
-        idx, q = idx[~hit], q[~hit]
-        holds = e.hands[idx, q] != 0
-        got = _offer_answer(e, idx[holds], q[holds])
+            holds = hit | (e.hands[idx, q] != 0)
+            bs = beat_sets(e.hands[idx[holds], q[holds]], e.top[idx[holds]], e.trump[idx[holds]])
+            again = hit[holds]
+            _offer_rebeat(e, idx[hit], q[hit], bs[again])
+            bs = bs[~again]
+            idx, q, holds = idx[~hit], q[~hit], holds[~hit]
+        got = _offer_answer(e, idx[holds], q[holds], bs)
         cont = ~holds
         cont[holds] = got == 0
         idx, q = idx[cont], q[cont]
 
 
-def _offer_rebeat(e, idx, q) -> None:
+def _offer_rebeat(e, idx, q, bs) -> None:
     if not len(idx):
         return
-    bs = beat_sets(e.hands[idx, q], e.top[idx], e.trump[idx])
     ok = bs.any(axis=1)
     decide(e, idx[ok], PH_REBEAT, q[ok], 0, B_PASS, bs[ok])
     hand_off(e, idx[~ok], END_ROUND)
 
 
-def _offer_answer(e, idx, q) -> np.ndarray:
-    """engine._offer_answer(q, True): 1 (decided), 0 (turn skipped), -1 (the round ended: handed off)."""
+def _offer_answer(e, idx, q, bs) -> np.ndarray:
+    """engine._offer_answer(q, True) with the seat's beating sets ``bs``: 1 (decided), 0 (turn skipped), -1
+    (the round ended: handed off)."""
     if not len(idx):
         return np.zeros(0, I64)
     h = e.hands[idx, q]
-    bs = beat_sets(h, e.top[idx], e.trump[idx])
     bs[(e.locked[idx] >> q & 1) == 1] = 0
     cc = claimable(e, idx, q)
     got = np.ones(len(idx), I64)
