@@ -35,7 +35,9 @@ import copy
 import numpy as np
 
 from ..cards.beat_or_discard.game import BeatOrDiscardGame
+from ..cards.beat_or_discard.setup import _match as new_match
 from ..cards.beat_or_discard.tables import PH_OVER
+from . import beat_or_discard_deal as deals
 from . import beat_or_discard_moves as moves
 from . import beat_or_discard_round as rounds
 from . import beat_or_discard_views as views
@@ -178,6 +180,9 @@ class BatchedBeatOrDiscard(BatchedGame):
         see the module docstring)."""
         idx = np.asarray(idx, I64)
         seeds = np.asarray(seeds, np.uint64)
+        if self.arrays:
+            self._new_matches(idx, seeds)
+            return
         new_state, setup, states = self.game.new_state, self._setup, self.states
         for k in range(len(idx)):
             b = int(idx[k])
@@ -186,10 +191,26 @@ class BatchedBeatOrDiscard(BatchedGame):
                 st = new_state(int(self.next_seeds(np.array([b]))[0]), setup)
             states[b] = st
         self.handoff[idx] = 0
-        if self.arrays:
-            self._read(idx)
-        else:
-            self.current_player[idx] = [st.current_player for st in states[idx]]
+        self.current_player[idx] = [st.current_player for st in states[idx]]
+
+    def _new_matches(self, idx: np.ndarray, seeds: np.ndarray) -> None:
+        """``start`` in arrays: each game's scalar state only its match situation (setup._match, the rest is
+        written at a hand-off), the deal in arrays (:func:`.beat_or_discard_deal.new_matches`), then the
+        forced steps (the scalar ``new_state`` ends with ``_run_forced``)."""
+        rules, setup, states = self.rules, self._setup or {}, self.states
+        self.mask_ok[idx] = False
+        while len(idx):
+            for b, seed in zip(idx.tolist(), seeds.tolist()):
+                states[b] = new_match(rules, seed, setup)
+            self.handoff[idx] = 0
+            deals.new_matches(self, idx, seeds)
+            live = idx[self.handoff[idx] == 0]
+            idx = idx[self.handoff[idx] == moves.FOUR]  # over before any decision: the next match of the stream
+            seeds = self.next_seeds(idx)
+            self._settle(live)
+            handed = live[self.handoff[live] != 0]
+            if len(handed):
+                self._continue(handed)
 
     def apply(self, actions: np.ndarray) -> None:
         """One decision in every game (its forced steps included): the array moves, then the hand-offs to
@@ -206,7 +227,17 @@ class BatchedBeatOrDiscard(BatchedGame):
         self.mask_ok[:] = False
         live, a = moves.picks(self, idx, acts[idx])
         moves.apply(self, live, a)
-        while len(live):  # every game moved on at once: the ends of rounds, equalising, the forced steps
+        self._settle(live)
+        handed = np.flatnonzero(handoff)
+        if len(handed):
+            self._continue(handed)
+
+    def _settle(self, live: np.ndarray) -> None:
+        """Games ``live`` moved on to their next real choice, all at once pass by pass: the ends of rounds
+        and the equalising (handed off by the moves), then one forced step (:func:`.beat_or_discard_moves.forced`);
+        the other hand-offs stay for the scalar code."""
+        handoff = self.handoff
+        while len(live):
             ho = handoff[live]
             ends, eqs = live[ho == moves.END_ROUND], live[ho == moves.EQUALISE]
             if len(ends) or len(eqs):
@@ -218,9 +249,6 @@ class BatchedBeatOrDiscard(BatchedGame):
             elif ho.any():
                 live = live[ho == 0]
             live = moves.forced(self, live)
-        handed = np.flatnonzero(handoff)
-        if len(handed):
-            self._continue(handed)
 
     def _apply_scalar(self, acts: list) -> None:
         """A small batch: ``apply_action`` of every game's scalar state (the source of truth in this mode)."""

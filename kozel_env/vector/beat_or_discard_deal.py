@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards.beat_or_discard.tables import ACES, SIXES
+from ..cards.beat_or_discard.tables import ACES, DIAMOND_ORDER, SIXES
 from ..cards.deck import DIAMONDS, NUM_CARDS, points
 from . import rng as vrng
 from .beat_or_discard_moves import END_GAME, FOUR, ask_claims, hand_off
@@ -62,9 +62,39 @@ def end_game(e, idx: np.ndarray) -> None:
     deal(e, idx)
 
 
-def deal(e, idx: np.ndarray) -> None:
+def new_matches(e, idx: np.ndarray, seeds: np.ndarray) -> None:
+    """setup.new_state(rules, seed) without set-up options (``single_deal`` aside): a fresh match situation
+    (setup._match: no scores, nobody out, the first game, diamonds trump) and its first deal (:func:`deal`);
+    four of a kind at the deal handed off (``FOUR``)."""
+    e.rng[idx] = seeds
+    for name in ("scores", "eggs", "out", "deals_played", "last_taker", "terminal", "picked", "owed", "offered",
+                 "equalise_taker", "equalise_to", "beats"):
+        getattr(e, name)[idx] = 0
+    e.first_game[idx] = 1
+    e.trump[idx] = DIAMONDS
+    deal(e, idx, first=True)
+
+
+def _lowest_diamond_table() -> np.ndarray:
+    """``[diamond chunk]``: the place in tables.DIAMOND_ORDER of the chunk's lowest diamond (9: none)."""
+    sh = SUIT_SHIFTS[DIAMONDS]
+    out = np.full(512, len(DIAMOND_ORDER), I64)
+    for m in range(512):
+        for i, c in enumerate(DIAMOND_ORDER):
+            if m << sh >> c & 1:
+                out[m] = i
+                break
+    return out
+
+
+LOWEST_DIAMOND = _lowest_diamond_table()
+
+
+def deal(e, idx: np.ndarray, first: bool = False) -> None:
     """scoring._deal of a later game: the shuffle, hands to the seats still in, the stock; the leader is the
-    taker of the last trick (C1.11), the next seat in when it is out; four of a kind (C1.14) handed off."""
+    taker of the last trick (C1.11), the next seat in when it is out; four of a kind (C1.14) handed off.
+    ``first``: the match's first game, everyone in: the holder of the lowest diamond leads
+    (tables.lowest_diamond_seat; nobody: seat 0)."""
     r = e.rules
     n, hs = e.num_players, r.hand_size
     cards = vrng.shuffled(e.rng, idx, list(range(NUM_CARDS)))
@@ -88,9 +118,13 @@ def deal(e, idx: np.ndarray) -> None:
     if hs == 4:
         e.trump[idx] = DIAMONDS
     e.diamond_leader[idx] = -1
-    leader = e.last_taker[idx]
-    for _ in range(n):
-        leader = np.where((e.out[idx] >> leader & 1) == 1, (leader + 1) % n, leader)
+    if first:
+        leader = LOWEST_DIAMOND[hands >> SUIT_SHIFTS[DIAMONDS] & 511].argmin(axis=1)
+        e.diamond_leader[idx] = leader
+    else:
+        leader = e.last_taker[idx]
+        for _ in range(n):
+            leader = np.where((e.out[idx] >> leader & 1) == 1, (leader + 1) % n, leader)
     for _ in range(n):
         leader = np.where(e.hands[idx, leader] == 0, (leader + 1) % n, leader)
     clear_round(e, idx, leader)
