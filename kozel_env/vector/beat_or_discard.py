@@ -243,8 +243,7 @@ class BatchedBeatOrDiscard(BatchedGame):
             if len(ends) or len(eqs):
                 handoff[ends] = 0
                 handoff[eqs] = 0
-                rounds.end_round(self, ends)
-                rounds.equalise(self, eqs, self.handoff_arg[eqs])
+                rounds.round_ends(self, ends, eqs, self.handoff_arg[eqs])
                 live = live[handoff[live] == 0]
             elif ho.any():
                 live = live[ho == 0]

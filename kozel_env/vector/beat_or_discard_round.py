@@ -20,10 +20,19 @@ from .beat_or_discard_views import pc
 I64 = np.int64
 
 
-def end_round(e, idx: np.ndarray) -> None:
-    """engine._end_round: the last beater (else the leader) takes the table; then the equalising."""
+def round_ends(e, ends: np.ndarray, eqs: np.ndarray, s: np.ndarray) -> None:
+    """:func:`end_round` in games ``ends`` and :func:`equalise` of cards ``s`` in games ``eqs``, then the
+    equalising that follows both (engine._equalise_next) in one call."""
+    t = end_round(e, ends)
+    p = equalise(e, eqs, s)
+    equalise_next(e, np.concatenate([ends, eqs]), np.concatenate([t, p]))
+
+
+def end_round(e, idx: np.ndarray) -> np.ndarray:
+    """engine._end_round: the last beater (else the leader) takes the table; returns the taker, from whom
+    the equalising goes on."""
     if not len(idx):
-        return
+        return idx
     lb = e.last_beater[idx]
     taker = np.where(lb >= 0, lb, e.leader[idx])
     side = e.side_of[taker]
@@ -46,19 +55,20 @@ def end_round(e, idx: np.ndarray) -> None:
     counts = pc(e.hands[idx])
     outs = (e.out[idx, None] >> np.arange(e.num_players)) & 1
     e.equalise_to[idx] = np.where(outs == 1, 99, counts).min(axis=1)
-    equalise_next(e, idx, taker)
+    return taker
 
 
-def equalise(e, idx: np.ndarray, s: np.ndarray) -> None:
-    """engine._equalise: face-down cards of the player's choice into the trick just taken."""
+def equalise(e, idx: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """engine._equalise: face-down cards of the player's choice into the trick just taken; returns the
+    player, from whom the equalising goes on."""
     if not len(idx):
-        return
+        return idx
     p = e.current_player[idx]
     e.hands[idx, p] &= ~s
     e.piles[idx, e.side_of[e.equalise_taker[idx]]] |= s
     e.laid_down[idx, p] |= s
     e.known[idx, p] = 0
-    equalise_next(e, idx, p)
+    return p
 
 
 def equalise_next(e, idx: np.ndarray, q: np.ndarray) -> None:
