@@ -354,12 +354,12 @@ def _offer_answer(e, idx, q, bs) -> np.ndarray:
     bs[(e.locked[idx] >> q & 1) == 1] = 0
     cc = claimable(e, idx, q)
     got = np.ones(len(idx), I64)
+    bare = ~bs.any(axis=1) & ~claim_possible(e, idx, q)
     if e.rules.hand_size == 4:
         k = pc(e.lead[idx])
         offered = np.where(cc, B_CLAIM, 0)
     else:
         k = pc(h) - pc(e.hands[idx, e.last_beater[idx]])
-        bare = ~bs.any(axis=1) & ~claim_possible(e, idx, q)
         got[bare & (k <= 0)] = 0
         test = np.flatnonzero(bare & (k > 0))
         if len(test):
@@ -369,6 +369,16 @@ def _offer_answer(e, idx, q, bs) -> np.ndarray:
         offered = np.where(cc, B_CLAIM, 0) | np.where(k <= 0, B_PASS, 0)
     d = got == 1
     decide(e, idx[d], PH_ANSWER, q[d], np.maximum(k, 0)[d], offered[d], bs[d])
+    whole = d & bare & (k == pc(h))  # owes its whole hand face down (engine._run_forced): laid down at once
+    if whole.any():
+        i, p, s = idx[whole], q[whole], h[whole]
+        e.hands[i, p] = 0
+        e.table_down[i, p] |= s
+        e.laid_down[i, p] |= s
+        b = np.left_shift(1, p)
+        e.locked[i] |= b
+        e.acted[i] |= b
+        got[whole] = 0  # the turn goes on from it (engine._discard, then _after)
     return got
 
 
