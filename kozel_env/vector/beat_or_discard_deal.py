@@ -102,10 +102,8 @@ def deal(e, idx: np.ndarray, first: bool = False) -> None:
     ins = ((e.out[idx, None] >> np.arange(n)) & 1) == 0
     slot = np.cumsum(ins, axis=1) - 1
     dealt = ins.sum(axis=1) * hs
-    hands = np.zeros((len(idx), n), I64)
-    for j in range(hs):
-        pos = np.where(ins, slot * hs + j, 0)
-        hands |= np.where(ins, np.take_along_axis(bits, pos, axis=1), 0)
+    by_slot = np.bitwise_or.reduce(bits[:, :n * hs].reshape(len(idx), n, hs), axis=2)  # the k-th seat in: slot k
+    hands = np.where(ins, np.take_along_axis(by_slot, np.maximum(slot, 0), axis=1), 0)
     e.hands[idx] = hands
     rest = np.arange(NUM_CARDS)[None, :] >= dealt[:, None]
     e.stock[idx] = np.bitwise_or.reduce(np.where(rest, bits, 0), axis=1)
@@ -123,10 +121,17 @@ def deal(e, idx: np.ndarray, first: bool = False) -> None:
         e.diamond_leader[idx] = leader
     else:
         leader = e.last_taker[idx]
+        out = e.out[idx]
         for _ in range(n):
-            leader = np.where((e.out[idx] >> leader & 1) == 1, (leader + 1) % n, leader)
+            skip = (out >> leader & 1) == 1
+            if not skip.any():
+                break
+            leader = np.where(skip, (leader + 1) % n, leader)
     for _ in range(n):
-        leader = np.where(e.hands[idx, leader] == 0, (leader + 1) % n, leader)
+        skip = np.take_along_axis(hands, leader[:, None], axis=1)[:, 0] == 0
+        if not skip.any():
+            break
+        leader = np.where(skip, (leader + 1) % n, leader)
     clear_round(e, idx, leader)
     if r.four_of_a_kind:
         four = (ins & (((hands & ACES) == ACES) | ((hands & SIXES) == SIXES))).any(axis=1)
