@@ -50,7 +50,7 @@ _TABLES: dict = {}
 
 
 def _tables() -> tuple:
-    """``(NTOK, TROK, SEL)``: NTOK / TROK ``[top_chunk * 512 + cards_chunk]`` -- the cards of a non-trump /
+    """``(OK, SEL)``: OK ``[is_trump * 2 ** 18 + top_chunk * 512 + cards_chunk]`` -- the cards of a non-trump /
     the trump suit are a legal part of a beat of that suit's top cards (beats._dominates / beats._covers and
     the counts of beats._nt_entry / beats._tr_entry); SEL ``[hand_count, k, j, i]`` -- card ``i`` of the hand
     is in its ``j``-th ``k``-subset."""
@@ -69,10 +69,12 @@ def _tables() -> tuple:
             for k in range(1, hc + 1):
                 for j, combo in enumerate(combinations(range(hc), k)):
                     sel[hc, k, j, list(combo)] = 1
-        _TABLES.update(nt=nt, tr=tr, sel=sel)
-    return _TABLES["nt"], _TABLES["tr"], _TABLES["sel"]
+        _TABLES.update(ok=np.concatenate([nt, tr]), sel=sel)
+    return _TABLES["ok"], _TABLES["sel"]
 
 
+SUITS = np.arange(len(SUIT_SHIFTS))
+SHIFTS = np.array(SUIT_SHIFTS, I64)
 BEATERS = np.array(scalar_beats.BEATERS, I64).ravel()
 """``BEATERS[trump * 36 + card]``: the cards that beat ``card`` (beats.BEATERS, C1.2)."""
 
@@ -116,13 +118,11 @@ def beat_sets(h: np.ndarray, top: np.ndarray, trump: np.ndarray) -> np.ndarray:
 
 def _many(h, top, trump) -> np.ndarray:
     """beat_sets for two top cards or more: every subset of the hand of that size, tested suit by suit."""
-    nt, tr, sel = _tables()
+    table, sel = _tables()
     k = pc(top)
     cand = (sel[pc(h), k] * _cards(h)[:, None, :]).sum(axis=2)
-    ok = cand != 0
-    for s, sh in enumerate(SUIT_SHIFTS):
-        key = ((top >> sh & 511) << 9)[:, None] | (cand >> sh & 511)
-        ok &= np.where((trump == s)[:, None], tr[key], nt[key])
+    suit = (trump[:, None] == SUITS) << 18 | (top[:, None] >> SHIFTS & 511) << 9  # [game, suit]: the table's row
+    ok = (cand != 0) & table[suit[:, None, :] | (cand[:, :, None] >> SHIFTS & 511)].all(axis=2)
     first = np.argsort(~ok, axis=1, kind="stable")  # the sets first: the columns masks reads are few
     return np.take_along_axis(np.where(ok, cand, 0), first, axis=1)
 
