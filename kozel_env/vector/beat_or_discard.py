@@ -10,8 +10,9 @@ follows them (C1.3-C1.7, C1.15), the claim question before the lead (C1.13), eve
 (:mod:`.beat_or_discard_moves`), the end of a round: the trick, equalising, the refill with the bottom card
 shown (C1.8-C1.10, :mod:`.beat_or_discard_round`) -- are array operations over all games at once; the
 observations and masks are built from the arrays (:mod:`.beat_or_discard_views`). The rarer rest -- the end
-of a game that ends the match or puts a player out (C1.1, C1.12, C1.16, C1.17: the other game ends and the
-next deal are arrays, :mod:`.beat_or_discard_deal`) and four of a kind after a refill or a deal (C1.14) -- is
+of a game that ends a solo or single-deal match, puts a player out, or ends a match without auto-reset
+(C1.1, C1.12, C1.16, C1.17: the other game ends, a pairs match end with auto-reset, the next deal and a new
+match are arrays, :mod:`.beat_or_discard_deal`) and four of a kind after a refill or a deal (C1.14) -- is
 the scalar engine's own code: each game keeps its
 scalar :class:`~kozel_env.cards.beat_or_discard.engine.BeatOrDiscardState` (``states``), and a game whose
 move reaches one of those points is *handed off*: its arrays are written into its scalar state, the scalar
@@ -229,6 +230,10 @@ class BatchedBeatOrDiscard(BatchedGame):
         live, a = moves.picks(self, idx, acts[idx])
         moves.apply(self, live, a)
         self._settle(live)
+        over = np.flatnonzero(handoff == moves.MATCH_OVER)  # the outputs recorded: the next match
+        if len(over):
+            handoff[over] = 0
+            self.start(over, self.next_seeds(over))
         handed = np.flatnonzero(handoff)
         if len(handed):
             self._continue(handed)

@@ -17,7 +17,7 @@ import numpy as np
 from ..cards.beat_or_discard.tables import ACES, DIAMOND_ORDER, SIXES
 from ..cards.deck import DIAMONDS, NUM_CARDS, points
 from . import rng as vrng
-from .beat_or_discard_moves import END_GAME, FOUR, ask_claims, hand_off
+from .beat_or_discard_moves import END_GAME, FOUR, MATCH_OVER, ask_claims, hand_off
 from .beat_or_discard_views import SUIT_SHIFTS
 
 I64 = np.int64
@@ -48,18 +48,35 @@ def end_game(e, idx: np.ndarray) -> None:
     written = np.where(eggs[:, None], 0, raw * mult[:, None])
     scores = e.scores[idx] + written
     ends = (ins & (scores >= r.target)).any(axis=1) | np.full(len(idx), e.single_deal)
-    hand_off(e, idx[ends], END_GAME)
+    winners = ins & (raw == 0) & ~eggs[:, None]
+    if r.pairs and not e.single_deal and e.autoreset:
+        _match_over(e, idx[ends], written[ends], scores[ends], winners[ends], eggs[ends])
+    else:
+        hand_off(e, idx[ends], END_GAME)
     keep = ~ends
-    idx, written, scores, eggs, ins, raw = idx[keep], written[keep], scores[keep], eggs[keep], ins[keep], raw[keep]
+    idx, written, scores, eggs, winners = idx[keep], written[keep], scores[keep], eggs[keep], winners[keep]
     if not len(idx):
         return
     e.scores[idx] = scores
     e.eggs[idx] = np.where(eggs, e.eggs[idx] + 1, 0)
     e.deals_played[idx] += 1
     e.first_game[idx] = 0
-    winners = ins & (raw == 0) & ~eggs[:, None]
     e.end_deal_outputs(idx, written, scores, winners, eggs)
     deal(e, idx)
+
+
+def _match_over(e, idx, written, scores, winners, eggs) -> None:
+    """scoring._end_game's match end in pairs (C1.17): the first side at the target (Ledger.at_target) is the
+    goat and loses with every side at the target, the other side wins; the outputs recorded, the game handed
+    to the engine (``MATCH_OVER``), which starts its next match (auto-reset: the scalar state is not kept)."""
+    if not len(idx):
+        return
+    e.end_deal_outputs(idx, written, scores, winners, eggs)
+    at = scores >= e.rules.target
+    won = np.zeros_like(at)
+    won[np.arange(len(idx)), 1 - at.argmax(axis=1)] = True
+    e.end_match_outputs(idx, won, at)
+    hand_off(e, idx, MATCH_OVER)
 
 
 def new_matches(e, idx: np.ndarray, seeds: np.ndarray) -> None:

@@ -42,9 +42,10 @@ I64 = np.int64
 MAX_HAND = 6
 MAX_SETS = 20
 """At most C(6, 3) beating sets: a set has ``popcount(top)`` cards of a hand of at most six."""
-END_ROUND, EQUALISE, FOUR, END_GAME = 1, 2, 3, 4
+END_ROUND, EQUALISE, FOUR, END_GAME, MATCH_OVER = 1, 2, 3, 4, 5
 """Hand-off kinds: ``_end_round()`` and ``_equalise(p, s)`` (done in arrays by :mod:`.beat_or_discard_round`),
-then the scalar ``_four_check()``, ``_end_game()``."""
+then the scalar ``_four_check()``, ``_end_game()``; a match ended in arrays, to restart
+(:mod:`.beat_or_discard_deal`)."""
 
 _TABLES: dict = {}
 
