@@ -144,7 +144,7 @@ def test_six_of_spades_calls_beat_only_a_weaker_standing_call():
 def test_six_of_spades_an_episode_over_before_any_decision_is_skipped_keeping_the_returns():
     """calls="auto" with one deal per episode: a new episode's forced set-up can play a whole deal (every card
     forced), so the AEC env is over at ``reset``; the vector env plays it without a step and starts the next
-    one, and the step's returns stay those of the episode that ended by a decision (seed 106: game 12 at
+    one, and the step's returns stay those of the episode that ended by a decision (with seed=106, game 12 at
     step 331 ends an episode by a decision and then skips one over before any)."""
     seen = run_identity("six_of_spades_v0", {"num_players": 4, "episode": "deal", "calls": "auto"},
                         num_envs=24, steps=335, seed=106)
