@@ -42,9 +42,8 @@ from . import beat_or_discard_deal as deals
 from . import beat_or_discard_moves as moves
 from . import beat_or_discard_round as rounds
 from . import beat_or_discard_views as views
-from .bits import unpack_mask
+from .bits import Columns, unpack_mask
 from .engine import BatchedGame
-from .six_of_spades_views import Columns
 
 I64 = np.int64
 SEAT_LISTS = ("hands", "table_up", "table_down", "known", "laid_down", "claims")

@@ -145,7 +145,7 @@ def obs_layout(e) -> tuple:
 
 def observe(e, out: np.ndarray) -> np.ndarray:
     """game.observe(state, max(current_player, 0)) of every game: every part a row of one matrix
-    (:func:`obs_layout` says where each goes), packed a word at a time (``six_of_spades_views.Columns``)."""
+    (:func:`obs_layout` says where each goes), packed a word at a time (:class:`~kozel_env.vector.bits.Columns`)."""
     B, n, S, hs = e.num_envs, e.num_players, e.num_sides, e.rules.hand_size
     ar = np.arange(B)
     g = ar[:, None]

@@ -153,3 +153,51 @@ def unpack_mask(words: np.ndarray, count: int, out: np.ndarray) -> None:
     """``out[:, :count]`` (an int8 mask) from packed uint64 words, bit ``k`` = action ``k``."""
     b = np.ascontiguousarray(words, "<u8").view(np.uint8)
     out[:, :count] = np.unpackbits(b, axis=1, count=count, bitorder="little")
+
+
+_FEW_ROWS = 512
+
+
+class Columns:
+    """Packs many parts at once: ``pack(rows, layout, nbits, out)`` puts ``rows[i]`` (``uint64[B]``) at flat
+    position ``layout[i][0]`` (``layout[i][1]`` bits wide) of every observation. The rows are stacked in
+    position order, shifted in place, and each 64-bit word is the sum of its rows (the parts' bits do not
+    overlap, so their sum is their OR): a few array calls per word where :meth:`Packer.put_at` takes a few
+    per part, and every pass over contiguous rows."""
+
+    def __init__(self):
+        self._plans = {}
+
+    @staticmethod
+    def _plan(layout: tuple, nbits: int) -> tuple:
+        perm = sorted(range(len(layout)), key=lambda i: layout[i][0])
+        pos = np.array([layout[i][0] for i in perm], np.int64)
+        width = np.array([layout[i][1] for i in perm], np.int64)
+        word = pos // 64
+        groups = [(w, int(np.searchsorted(word, w)), int(np.searchsorted(word, w, "right")))
+                  for w in range((nbits + 63) // 64)]
+        spill = np.flatnonzero(pos % 64 + width > 64)  # rows that run into the next word
+        used = [w for w, a, b in groups if b > a]
+        starts = [a for w, a, b in groups if b > a]
+        shift = (pos % 64).astype(U64)[:, None]
+        return perm, shift, groups, spill, word[spill] + 1, 64 - pos[spill] % 64, used, starts
+
+    def pack(self, rows: list, layout: tuple, nbits: int, out: np.ndarray) -> None:
+        plan = self._plans.get(layout)
+        if plan is None:
+            plan = self._plans[layout] = self._plan(layout, nbits)
+        perm, shift, groups, spill, target, back, used, starts = plan
+        v = np.stack([rows[i] for i in perm])
+        hi = [v[i] >> U64(b) for i, b in zip(spill, back)]
+        v <<= shift
+        words = np.zeros((len(groups), v.shape[1]), U64)
+        if v.shape[1] <= _FEW_ROWS:  # small batch: one call (add.reduceat runs slowly over long rows)
+            words[used] = np.add.reduceat(v, starts, axis=0)
+        else:
+            for w, a, b in groups:
+                if b > a:
+                    np.sum(v[a:b], axis=0, out=words[w])
+        for t, x in zip(target, hi):
+            words[t] += x
+        b = np.ascontiguousarray(words.T).view(np.uint8)
+        out[:, :nbits] = np.unpackbits(b, axis=1, count=nbits, bitorder="little")

@@ -17,7 +17,7 @@ import numpy as np
 from ..cards.deck import NUM_CARDS, POINTS, SUIT_MASK
 from ..cards.six_of_spades.game import STOCK_MAX
 from ..cards.six_of_spades.tables import BEATEN_BY, HAND, MOLODKA, MOSKVA, NOT_SIX, PH_ANSWER, PH_CALL
-from .bits import Packer, popcount
+from .bits import Columns, Packer, popcount
 
 U64 = np.uint64
 ONE = U64(1)
@@ -135,54 +135,6 @@ def _thermo(count: np.ndarray, width: int) -> list:
     return out
 
 
-_FEW_ROWS = 512
-
-
-class Columns:
-    """Packs many parts at once: ``pack(rows, layout, nbits, out)`` puts ``rows[i]`` (``uint64[B]``) at flat
-    position ``layout[i][0]`` (``layout[i][1]`` bits wide) of every observation. The rows are stacked in
-    position order, shifted in place, and each 64-bit word is the sum of its rows (the parts' bits do not
-    overlap, so their sum is their OR): a few array calls per word where :meth:`Packer.put_at` takes a few
-    per part, and every pass over contiguous rows."""
-
-    def __init__(self):
-        self._plans = {}
-
-    @staticmethod
-    def _plan(layout: tuple, nbits: int) -> tuple:
-        perm = sorted(range(len(layout)), key=lambda i: layout[i][0])
-        pos = np.array([layout[i][0] for i in perm], np.int64)
-        width = np.array([layout[i][1] for i in perm], np.int64)
-        word = pos // 64
-        groups = [(w, int(np.searchsorted(word, w)), int(np.searchsorted(word, w, "right")))
-                  for w in range((nbits + 63) // 64)]
-        spill = np.flatnonzero(pos % 64 + width > 64)  # rows that run into the next word
-        used = [w for w, a, b in groups if b > a]
-        starts = [a for w, a, b in groups if b > a]
-        shift = (pos % 64).astype(U64)[:, None]
-        return perm, shift, groups, spill, word[spill] + 1, 64 - pos[spill] % 64, used, starts
-
-    def pack(self, rows: list, layout: tuple, nbits: int, out: np.ndarray) -> None:
-        plan = self._plans.get(layout)
-        if plan is None:
-            plan = self._plans[layout] = self._plan(layout, nbits)
-        perm, shift, groups, spill, target, back, used, starts = plan
-        v = np.stack([rows[i] for i in perm])
-        hi = [v[i] >> U64(b) for i, b in zip(spill, back)]
-        v <<= shift
-        words = np.zeros((len(groups), v.shape[1]), U64)
-        if v.shape[1] <= _FEW_ROWS:  # small batch: one call (add.reduceat runs slowly over long rows)
-            words[used] = np.add.reduceat(v, starts, axis=0)
-        else:
-            for w, a, b in groups:
-                if b > a:
-                    np.sum(v[a:b], axis=0, out=words[w])
-        for t, x in zip(target, hi):
-            words[t] += x
-        b = np.ascontiguousarray(words.T).view(np.uint8)
-        out[:, :nbits] = np.unpackbits(b, axis=1, count=nbits, bitorder="little")
-
-
 class Views:
     """The observation and oracle of a :class:`~kozel_env.vector.six_of_spades.BatchedSixOfSpades`."""
 
@@ -229,7 +181,8 @@ class Views:
 
     def observe(self, e, r: np.ndarray, out: np.ndarray | None) -> np.ndarray:
         """``game.observe(state, r[b])`` of every game ``b`` (``_obs_int``, part by part): every part a column
-        of one ``uint64`` matrix (:meth:`_layout` says where each goes), packed by :class:`Columns`."""
+        of one ``uint64`` matrix (:meth:`_layout` says where each goes), packed by
+        :class:`~kozel_env.vector.bits.Columns`."""
         B, n, ns = e.num_envs, e.num_players, e.num_sides
         if out is None:
             out = np.empty((B, self.spec.size), np.float32)
