@@ -89,7 +89,12 @@ class BatchedGame:
 
     def end_deal_outputs(self, idx: np.ndarray, written: np.ndarray, scores: np.ndarray, winners: np.ndarray,
                          eggs: np.ndarray) -> None:
-        """Record a deal that ended in games ``idx`` (``written``, ``scores``, ``winners`` per side)."""
+        """Record a deal that ended in games ``idx`` (``written``, ``scores``, ``winners`` per side). In a game
+        whose match already ended in this step the deal was dealt by the next match and ended inside its set-up,
+        before any decision: it is played, not reported (the env's docstring)."""
+        told = ~self.match_over[idx]
+        if not told.all():
+            idx, written, scores, winners, eggs = (x[told] for x in (idx, written, scores, winners, eggs))
         self.deal_ended[idx] = True
         self.deal_written[idx] = written
         self.deal_scores[idx] = scores
@@ -109,7 +114,12 @@ class BatchedGame:
         return next_u64(self.seeders, idx)
 
     def end_match_outputs(self, idx: np.ndarray, winners: np.ndarray, losers: np.ndarray) -> None:
-        """Record the end of the match in games ``idx``: +1 to the winners' seats, -1 to the losers'."""
+        """Record the end of the match in games ``idx``: +1 to the winners' seats, -1 to the losers'. A game
+        whose match already ended in this step keeps that match's result: the next one, over before any
+        decision (its set-up played it out), is skipped."""
+        told = ~self.match_over[idx]
+        if not told.all():
+            idx, winners, losers = idx[told], winners[told], losers[told]
         self.match_over[idx] = True
         self.match_winners[idx] = winners
         w = winners[:, self.side_of]

@@ -127,8 +127,7 @@ class DealFlow:
         self.out_after[idx] = np.where(out, dp[:, None], self.out_after[idx])
         self.deals_played[idx] = dp
         winners = tied & (ntied == 1)
-        told = ~self.match_over[idx]  # a deal ended by a new match's forced set-up is played, not reported
-        self.end_deal_outputs(idx[told], written[told], scores[told], winners[told], np.zeros(k, bool)[told])
+        self.end_deal_outputs(idx, written, scores, winners, np.zeros(k, bool))  # not one a set-up ended
         last = self.in_match[idx].sum(axis=1) <= 1
         limit = ~last & (dp >= r.max_deals)
         single = ~last & ~limit & self.single_deal
@@ -168,8 +167,7 @@ class DealFlow:
         share = worst == 1
         winners = (place == 1) & ~share
         lose = (place == worst) if losers is None else losers
-        told = ~self.match_over[idx]  # a match that a new match's forced set-up ended keeps the step's returns
-        self.end_match_outputs(idx[told], winners[told], (lose & ~share)[told])
+        self.end_match_outputs(idx, winners, lose & ~share)  # keeps the returns of a match ended this step
         self.phase[idx] = PH_OVER
         self.current_player[idx] = -1
         self.sel[idx] = 0
