@@ -42,7 +42,7 @@ from . import beat_or_discard_deal as deals
 from . import beat_or_discard_moves as moves
 from . import beat_or_discard_round as rounds
 from . import beat_or_discard_views as views
-from .bits import Columns, unpack_mask
+from .bits import unpack_mask
 from .engine import BatchedGame
 
 I64 = np.int64
@@ -104,8 +104,8 @@ class BatchedBeatOrDiscard(BatchedGame):
         self.terminal[:] = 1
         self.claim_floor = self.rules.claim_floor
         self._setup = {"single_deal": True} if self.single_deal else None
-        self.columns = Columns()
         self.obs_layout = views.obs_layout(self)
+        self.obs_words = views.Words(self)
         self.arrays = self.num_envs >= self.ARRAYS_FROM
         if self.arrays:
             moves._tables()

@@ -5,7 +5,9 @@ Both are the scalar code's, term for term: :meth:`BeatOrDiscardGame.observe
 <kozel_env.cards.beat_or_discard.game.BeatOrDiscardGame.observe>` (every position from the scalar
 ``obs_spec`` by part name, the claim one-hots from its ``CLAIM_NS``) and :meth:`BeatOrDiscardState.legal_mask
 <kozel_env.cards.beat_or_discard.engine.BeatOrDiscardState.legal_mask>` (the action bits ``B_*`` and the
-phases ``PH_*`` of the scalar tables). Masks are int64 (36 card bits, 40 action bits).
+phases ``PH_*`` of the scalar tables). Masks are int64 (36 card bits, 40 action bits). An observation is
+built as 64-bit words (:class:`Words`: each part added into its word at its ``obs_spec`` offset, the parts
+relative to the player gathered with one flat ``take`` per field) and unpacked into the float32 row once.
 """
 from __future__ import annotations
 
@@ -143,35 +145,102 @@ def obs_layout(e) -> tuple:
     return tuple(out)
 
 
+def pack_plan(layout: tuple) -> tuple:
+    """Per row of ``layout``: ``(word, shift, spill)`` -- the row goes into 64-bit word ``word`` shifted left by
+    ``shift``, and its high bits into the next word shifted right by ``spill`` (0: it fits)."""
+    return tuple((pos // 64, pos % 64, 64 - pos % 64 if pos % 64 + w > 64 else 0) for pos, w in layout)
+
+
+class Words:
+    """The packed observations of a batch, built word by word: :meth:`start`, then ``put(row, k)`` adds row
+    ``k`` of the layout (the parts' bits do not overlap, so adding is OR-ing) into its word(s), no stacked copy
+    of the rows, then :meth:`unpack`. The buffers are kept per batch size (a sub-batch shares them)."""
+
+    def __init__(self, e):
+        self.plan = pack_plan(e.obs_layout)
+        self.nwords = (e.obs_size + 63) // 64
+        self.nbits = e.obs_size
+        self.bufs = {}
+
+    def start(self, B: int) -> None:
+        if B not in self.bufs:
+            self.bufs[B] = np.zeros((self.nwords, B), I64), np.empty(B, I64)
+        self.words, self.tmp = self.bufs[B]
+        self.words[:] = 0
+
+    def put(self, x: np.ndarray, k: int) -> None:
+        w, sh, spill = self.plan[k]
+        words, tmp = self.words, self.tmp
+        if sh:
+            np.left_shift(x, sh, out=tmp)
+            np.add(words[w], tmp, out=words[w])
+        else:
+            np.add(words[w], x, out=words[w])
+        if spill:
+            np.right_shift(x, spill, out=tmp)
+            np.add(words[w + 1], tmp, out=words[w + 1])
+
+    def unpack(self, out: np.ndarray) -> None:
+        b = np.ascontiguousarray(self.words.T).view(np.uint8)
+        out[:, :self.nbits] = np.unpackbits(b, axis=1, count=self.nbits, bitorder="little")
+
+
 def observe(e, out: np.ndarray) -> np.ndarray:
-    """game.observe(state, max(current_player, 0)) of every game: every part a row of one matrix
-    (:func:`obs_layout` says where each goes), packed a word at a time (:class:`~kozel_env.vector.bits.Columns`)."""
+    """game.observe(state, max(current_player, 0)) of every game: every part a row (:func:`obs_layout` says
+    where each goes), added into its 64-bit word (:class:`Words`), the words unpacked at the end; the seats'
+    and sides' parts relative to the player gathered with one ``take`` each."""
     B, n, S, hs = e.num_envs, e.num_players, e.num_sides, e.rules.hand_size
-    ar = np.arange(B)
-    g = ar[:, None]
+    wd = e.obs_words
+    wd.start(B)
+    put = wd.put
     cp = e.current_player
     p = np.maximum(cp, 0)
     mine = cp >= 0
     ph = e.phase
+    base = np.arange(0, B * n, n)
+    me = base + p
+    seats = base + (p + np.arange(n)[:, None]) % n  # [relative seat, game]: the flat index of the absolute seat
+    if e.rules.pairs:
+        sides = np.arange(0, B * S, S) + ((p % 2) + np.arange(S)[:, None]) % 2
+    else:
+        sides = seats[:S] // n * S + seats[:S] % n
+    take = np.take
+    put(take(e.hands, me), 0)
+    put(e.top, 1)
+    put(e.lead, 2)
+    down = take(e.table_down, seats)
+    put(down[0], 3)
+    put(np.where(mine, e.picked, 0), 4)
+    put(np.where(mine, np.left_shift(1, np.minimum(ph, 4)), 0), 5)
     owes = mine & ((ph == PH_ANSWER) | (ph == PH_EQUALISE))
+    put(_THERMO[np.where(owes, np.minimum(e.owed, hs), 0)], 6)
+    put(np.where(e.revealed >= 0, np.left_shift(1, np.maximum(e.revealed, 0)), 0), 7)
     full = (1 << n) - 1
-    rot = [((m >> p) | (m << (n - p))) & full for m in (e.locked, e.acted, e.out)]
-    seats = (p[:, None] + np.arange(n)) % n  # relative seat k is seats[:, k]
-    up = np.where((e.top != 0)[:, None], e.table_up[g, seats], 0)
-    c = e.claims[g, seats]
-    claims = np.where(c > 0, np.left_shift(1, np.maximum(c - CLAIM_NS[0], 0)), 0)
-    sides = ((p % 2)[:, None] + np.arange(S)) % 2 if e.rules.pairs else seats[:, :S]
-    pl = e.piles[g, sides]
-    seen = np.where(pl != 0, e.piles_up[g, sides] | (pl & e.laid_down[ar, p][:, None]), 0)
-    took = ((pl != 0) << np.arange(S)).sum(axis=1)
-    rel = [np.where(x >= 0, np.left_shift(1, (x - p) % n), 0) for x in (e.last_beater, e.diamond_leader)]
-    rows = [e.hands[ar, p], e.top, e.lead, e.table_down[ar, p], np.where(mine, e.picked, 0),
-            np.where(mine, np.left_shift(1, np.minimum(ph, 4)), 0), _THERMO[np.where(owes, np.minimum(e.owed, hs), 0)],
-            np.where(e.revealed >= 0, np.left_shift(1, np.maximum(e.revealed, 0)), 0), *rot, np.left_shift(1, e.trump),
-            *up.T, *e.known[g, seats].T, *_THERMO[np.minimum(pc(e.hands[g, seats]), hs)].T,
-            *_THERMO[np.minimum(pc(e.table_down[g, seats]), hs)].T, *claims.T, *seen.T, *_THERMO[pc(pl)].T,
-            *(x for v in _thermo(e.scores[g, sides], e.rules.target) for x in v.T), took,
-            np.where(e.terminal, 0, np.left_shift(1, (e.leader - p) % n)), rel[0], e.first_game, rel[1],
-            np.left_shift(1, np.minimum(e.eggs, 3)), _THERMO[pc(e.stock)]]
-    e.columns.pack([x.view(U64) for x in rows], e.obs_layout, e.obs_size, out)  # int64 rows: no copy
+    for k, m in enumerate((e.locked, e.acted, e.out)):
+        put(((m >> p) | (m << (n - p))) & full, 8 + k)
+    put(np.left_shift(1, e.trump), 11)
+    r = 12
+    up = take(e.table_up, seats)
+    up *= e.top != 0
+    claims = take(e.claims, seats)
+    claims = np.where(claims > 0, np.left_shift(1, np.maximum(claims - CLAIM_NS[0], 0)), 0)
+    counts = np.minimum(pc(take(e.hands, seats)), hs)
+    for rows in (up, take(e.known, seats), _THERMO[counts], _THERMO[np.minimum(pc(down), hs)], claims):
+        for x in rows:
+            put(x, r)
+            r += 1
+    pl = take(e.piles, sides)
+    seen = np.where(pl != 0, take(e.piles_up, sides) | (pl & take(e.laid_down, me)), 0)
+    for rows in (seen, _THERMO[pc(pl)], *_thermo(take(e.scores, sides), e.rules.target)):
+        for x in rows:
+            put(x, r)
+            r += 1
+    put(((pl != 0) << np.arange(S)[:, None]).sum(axis=0), r)
+    put(np.where(e.terminal, 0, np.left_shift(1, (e.leader - p) % n)), r + 1)
+    put(np.where(e.last_beater >= 0, np.left_shift(1, (e.last_beater - p) % n), 0), r + 2)
+    put(e.first_game, r + 3)
+    put(np.where(e.diamond_leader >= 0, np.left_shift(1, (e.diamond_leader - p) % n), 0), r + 4)
+    put(np.left_shift(1, np.minimum(e.eggs, 3)), r + 5)
+    put(_THERMO[pc(e.stock)], r + 6)
+    wd.unpack(out)
     return out
