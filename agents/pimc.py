@@ -108,7 +108,13 @@ class PIMCAgent(Agent):
         legal = np.flatnonzero(mask)
         return int(legal[self.krng.below(len(legal))])
 
+    move_values: dict = {}
+    """After :meth:`act`: the playout values of each move the decision's search compared (``{move: [value in
+    imagined deal 1, 2, ...]}``, the same deals in the same order for every move, fewer for a move dropped early;
+    empty when no search ran). What :mod:`agents.rl.labels` learns from."""
+
     def act(self, observation, action_mask, state=None, seat=None) -> int:
+        self.move_values = {}
         legal = [int(a) for a in np.flatnonzero(action_mask)]
         if len(legal) == 1:
             return legal[0]
@@ -172,6 +178,8 @@ class PIMCAgent(Agent):
                 if not (m > 0 and m * m * done > self.prune * self.prune * var):
                     keep.append(j)
             active = keep
+        if nest == self.nest_n:  # the decision's own search, not one nested in a playout
+            self.move_values = {legal[j]: vals[j] for j in range(k)}
         best = max(active, key=lambda j: (sum(vals[j]), j == p))
         if best != p and self.z > 0:
             # Leave the rollout policy's move only when the imagined deals say so clearly: the paired

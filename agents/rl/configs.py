@@ -52,6 +52,8 @@ class PPOConfig:
     bc_vs_bots: float = 0.5            # share of warm-start matches where the teacher meets the training bots
     bc_lr: float = 1e-3
     bc_dagger: float = 0.0             # last share of the cloning decisions collected DAgger-style
+    bc_data: str = ""                  # a labels folder (agents.rl.labels): imitate its positions, not a live teacher
+    bc_target: str = "move"            # with bc_data: "move" (the teacher's move) or "soft" (its chance of being best)
     value_warmup: int = 0              # first PPO iterations that train the critic only (after a warm start)
     init_from: str = ""                # start the actor from this policy .npz ("shipped": the shipped checkpoint)
     vector: bool = False               # collect through the batched vector env (VectorCollector; vector.BATCHED)

@@ -289,7 +289,8 @@ def plan_text(cfg: PPOConfig, steps: int | None, documented: tuple, explicit_bc:
     """One line, printed before the run starts: what it will do with its budget and why (``fitted``: what
     :func:`fit_to_budget` changed)."""
     if cfg.bc_steps:
-        what = (f"{cfg.bc_steps:,} decisions imitating {cfg.bc_teacher} (the warm start), then "
+        teacher = f"the labels in {cfg.bc_data} ({cfg.bc_target})" if cfg.bc_data else cfg.bc_teacher
+        what = (f"{cfg.bc_steps:,} decisions imitating {teacher} (the warm start), then "
                 f"{cfg.total_steps:,} of PPO")
     else:
         what = f"{cfg.total_steps:,} decisions of PPO (no warm start)"
