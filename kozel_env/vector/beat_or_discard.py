@@ -13,12 +13,14 @@ observations and masks are built from the arrays (:mod:`.beat_or_discard_views`)
 of a game that ends a solo or single-deal match, puts a player out, or ends a match without auto-reset
 (C1.1, C1.12, C1.16, C1.17: the other game ends, a pairs match end with auto-reset, the next deal and a new
 match are arrays, :mod:`.beat_or_discard_deal`) and four of a kind after a refill or a deal (C1.14) -- is
-the scalar engine's own code: each game keeps its
-scalar :class:`~kozel_env.cards.beat_or_discard.engine.BeatOrDiscardState` (``states``), and a game whose
-move reaches one of those points is *handed off*: its arrays are written into its scalar state, the scalar
-method is called where the scalar ``apply_action`` would call it, then the scalar ``_run_forced``, and the
-state is read back into the arrays. The scalar state is the source of truth at those points (and for the
-deal: ``start``), the arrays in between.
+the scalar engine's own code: each game keeps a
+scalar :class:`~kozel_env.cards.beat_or_discard.engine.BeatOrDiscardState` (``states``; a match started in
+arrays gets it at its first hand-off, from its seed ``match_seed``), and a game whose move reaches one of
+those points is *handed off*: its arrays are written into its scalar state, the scalar method is called
+where the scalar ``apply_action`` would call it, then the scalar ``_run_forced``, and the state is read back
+into the arrays. The scalar state is the source of truth at those points, the arrays in between. A pairs
+match that ends with auto-reset is followed at once by the next match of its stream, dealt in the same
+array pass as the other games' next deals.
 
 Two cases of the scalar engine the batch treats specially:
 
@@ -77,8 +79,8 @@ class BatchedBeatOrDiscard(BatchedGame):
     engine_id = BeatOrDiscardGame.engine_id
     points_lost = True
     """C1.1: penalty points; ``seat_points`` is minus ``written`` of the seat's side (the scalar results')."""
-    STATE = (("states", "scores", "eggs", "beats", "handoff", "handoff_arg", "stock_seq", "stock_pos", "mask",
-              "mask_ok") + SEAT_LISTS + SIDE_LISTS + tuple(f for f in GAME_FIELDS if f != "current_player"))
+    STATE = (("states", "match_seed", "scores", "eggs", "beats", "handoff", "handoff_arg", "stock_seq", "stock_pos",
+              "mask", "mask_ok") + SEAT_LISTS + SIDE_LISTS + tuple(f for f in GAME_FIELDS if f != "current_player"))
     LEDGERS = ()
     ARRAYS_FROM = 352
     """Batches of this many games or more step in arrays; smaller ones (where the array moves' fixed cost per
@@ -89,6 +91,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         super().__init__(game, num_envs, single_deal)
         B, n, S = self.num_envs, self.num_players, self.num_sides
         self.states = np.full(B, None, object)
+        self.match_seed = np.zeros(B, np.uint64)
         for name in SEAT_LISTS:
             setattr(self, name, np.zeros((B, n), I64))
         for name in SIDE_LISTS + ("scores",):
@@ -155,7 +158,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         ends = (self.stock_pos[idx] + views.pc(self.stock[idx])).tolist()
         ledgers = np.concatenate([self.scores[idx], self.eggs[idx, None]], axis=1).tolist()
         n, S = self.num_players, self.num_sides
-        for st, sr, sd, row, bs, sq, pos, end, led, s in zip(self.states[idx].tolist(), seats, sides, rows, beats,
+        for st, sr, sd, row, bs, sq, pos, end, led, s in zip(self._states(idx), seats, sides, rows, beats,
                                                              seqs, self.stock_pos[idx].tolist(), ends, ledgers,
                                                              self.rng[idx].tolist()):
             (st.hands, st.table_up, st.table_down, st.known, st.laid_down,
@@ -195,23 +198,34 @@ class BatchedBeatOrDiscard(BatchedGame):
         self.current_player[idx] = [st.current_player for st in states[idx]]
 
     def _new_matches(self, idx: np.ndarray, seeds: np.ndarray) -> None:
-        """``start`` in arrays: each game's scalar state only its match situation (setup._match, the rest is
-        written at a hand-off), the deal in arrays (:func:`.beat_or_discard_deal.new_matches`), then the
-        forced steps (the scalar ``new_state`` ends with ``_run_forced``)."""
-        rules, setup, states = self.rules, self._setup or {}, self.states
-        self.mask_ok[idx] = False
+        """``start`` in arrays: the match situation and its deal in arrays (:func:`.beat_or_discard_deal.new_matches`),
+        then the forced steps (the scalar ``new_state`` ends with ``_run_forced``)."""
         while len(idx):
-            for b, seed in zip(idx.tolist(), seeds.tolist()):
-                states[b] = new_match(rules, seed, setup)
-            self.handoff[idx] = 0
             deals.new_matches(self, idx, seeds)
-            live = idx[self.handoff[idx] == 0]
-            idx = idx[self.handoff[idx] == moves.FOUR]  # over before any decision: the next match of the stream
+            over = self.handoff[idx] == moves.MATCH_OVER  # over before any decision: the next match of the stream
+            live, idx = idx[~over], idx[over]
             seeds = self.next_seeds(idx)
             self._settle(live)
             handed = live[self.handoff[live] != 0]
             if len(handed):
                 self._continue(handed)
+
+    def match_states(self, idx: np.ndarray, seeds: np.ndarray) -> None:
+        """New matches in games ``idx``: their scalar states are made when first needed (:meth:`_states`)."""
+        self.states[idx] = None
+        self.match_seed[idx] = seeds
+
+    def _states(self, idx: np.ndarray) -> list:
+        """The scalar states of games ``idx``; a match started in arrays gets its state here, at its first
+        hand-off: only its match situation (setup._match of its seed; the rest is written by :meth:`_write`)."""
+        states = self.states
+        sts = states[idx].tolist()
+        if None in sts:
+            rules, setup = self.rules, self._setup or {}
+            for k, b in enumerate(idx.tolist()):
+                if sts[k] is None:
+                    sts[k] = states[b] = new_match(rules, int(self.match_seed[b]), setup)
+        return sts
 
     def apply(self, actions: np.ndarray) -> None:
         """One decision in every game (its forced steps included): the array moves, then the hand-offs to
@@ -364,7 +378,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         if self.arrays:
             self._write(np.flatnonzero(self.phase != PH_OVER))
         oracle = self.game.oracle
-        for b, st in enumerate(self.states):
+        for b, st in enumerate(self._states(np.arange(self.num_envs))):
             out[b] = oracle(st)
         return out
 
@@ -372,5 +386,5 @@ class BatchedBeatOrDiscard(BatchedGame):
         """The moves ``actions`` of game ``b`` as ``"id=notation"`` (its phase names lead / beat, pass / done)."""
         if self.arrays and self.phase[b] != PH_OVER:
             self._write(np.array([b]))
-        st = self.states[b]
+        st = self._states(np.array([b]))[0]
         return [f"{a}={self.game.action_to_string(st, a)}" for a in actions]

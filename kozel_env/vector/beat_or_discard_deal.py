@@ -49,47 +49,56 @@ def end_game(e, idx: np.ndarray) -> None:
     scores = e.scores[idx] + written
     ends = (ins & (scores >= r.target)).any(axis=1) | np.full(len(idx), e.single_deal)
     winners = ins & (raw == 0) & ~eggs[:, None]
+    new = idx[:0]
     if r.pairs and not e.single_deal and e.autoreset:
-        _match_over(e, idx[ends], written[ends], scores[ends], winners[ends], eggs[ends])
+        new = _match_over(e, idx[ends], written[ends], scores[ends], winners[ends], eggs[ends])
     else:
         hand_off(e, idx[ends], END_GAME)
     keep = ~ends
     idx, written, scores, eggs, winners = idx[keep], written[keep], scores[keep], eggs[keep], winners[keep]
-    if not len(idx):
-        return
-    e.scores[idx] = scores
-    e.eggs[idx] = np.where(eggs, e.eggs[idx] + 1, 0)
-    e.deals_played[idx] += 1
-    e.first_game[idx] = 0
-    e.end_deal_outputs(idx, written, scores, winners, eggs)
-    deal(e, idx)
+    if len(idx):
+        e.scores[idx] = scores
+        e.eggs[idx] = np.where(eggs, e.eggs[idx] + 1, 0)
+        e.deals_played[idx] += 1
+        e.first_game[idx] = 0
+        e.end_deal_outputs(idx, written, scores, winners, eggs)
+    deal(e, np.concatenate([idx, new]), np.arange(len(idx) + len(new)) >= len(idx))
 
 
-def _match_over(e, idx, written, scores, winners, eggs) -> None:
+def _match_over(e, idx, written, scores, winners, eggs) -> np.ndarray:
     """scoring._end_game's match end in pairs (C1.17): the first side at the target (Ledger.at_target) is the
-    goat and loses with every side at the target, the other side wins; the outputs recorded, the game handed
-    to the engine (``MATCH_OVER``), which starts its next match (auto-reset: the scalar state is not kept)."""
+    goat and loses with every side at the target, the other side wins; the outputs recorded, and (auto-reset:
+    the scalar state is not kept) the next match of each game's stream set up at once (:func:`new_match`),
+    returned to be dealt with the other games' next deals."""
     if not len(idx):
-        return
+        return idx
     e.end_deal_outputs(idx, written, scores, winners, eggs)
     at = scores >= e.rules.target
     won = np.zeros_like(at)
     won[np.arange(len(idx)), 1 - at.argmax(axis=1)] = True
     e.end_match_outputs(idx, won, at)
-    hand_off(e, idx, MATCH_OVER)
+    new_match(e, idx, e.next_seeds(idx))
+    return idx
 
 
 def new_matches(e, idx: np.ndarray, seeds: np.ndarray) -> None:
-    """setup.new_state(rules, seed) without set-up options (``single_deal`` aside): a fresh match situation
-    (setup._match: no scores, nobody out, the first game, diamonds trump) and its first deal (:func:`deal`);
-    four of a kind at the deal handed off (``FOUR``)."""
+    """setup.new_state(rules, seed) without set-up options (``single_deal`` aside): :func:`new_match`, then its
+    first deal (:func:`deal`)."""
+    new_match(e, idx, seeds)
+    deal(e, idx, np.ones(len(idx), bool))
+
+
+def new_match(e, idx: np.ndarray, seeds: np.ndarray) -> None:
+    """setup._match in games ``idx``: a fresh match situation (no scores, nobody out, the first game, diamonds
+    trump) from ``seeds``, the scalar states too (``e.match_states``); not dealt yet."""
+    e.match_states(idx, seeds)
     e.rng[idx] = seeds
     for name in ("scores", "eggs", "out", "deals_played", "last_taker", "terminal", "picked", "owed", "offered",
-                 "equalise_taker", "equalise_to", "beats"):
+                 "equalise_taker", "equalise_to", "beats", "handoff"):
         getattr(e, name)[idx] = 0
+    e.mask_ok[idx] = False
     e.first_game[idx] = 1
     e.trump[idx] = DIAMONDS
-    deal(e, idx, first=True)
 
 
 def _lowest_diamond_table() -> np.ndarray:
@@ -107,11 +116,13 @@ def _lowest_diamond_table() -> np.ndarray:
 LOWEST_DIAMOND = _lowest_diamond_table()
 
 
-def deal(e, idx: np.ndarray, first: bool = False) -> None:
-    """scoring._deal of a later game: the shuffle, hands to the seats still in, the stock; the leader is the
+def deal(e, idx: np.ndarray, first: np.ndarray) -> None:
+    """scoring._deal in games ``idx``: the shuffle, hands to the seats still in, the stock; the leader is the
     taker of the last trick (C1.11), the next seat in when it is out; four of a kind (C1.14) handed off.
-    ``first``: the match's first game, everyone in: the holder of the lowest diamond leads
-    (tables.lowest_diamond_seat; nobody: seat 0)."""
+    ``first`` (per game): the match's first game, everyone in: the holder of the lowest diamond leads
+    (tables.lowest_diamond_seat; nobody: seat 0), and four of a kind ends the match at its set-up: handed
+    to the engine as ``MATCH_OVER``, which starts the next match of the stream (module docstring of
+    :mod:`.beat_or_discard`)."""
     r = e.rules
     n, hs = e.num_players, r.hand_size
     cards = vrng.shuffled(e.rng, idx, list(range(NUM_CARDS)))
@@ -133,17 +144,17 @@ def deal(e, idx: np.ndarray, first: bool = False) -> None:
     if hs == 4:
         e.trump[idx] = DIAMONDS
     e.diamond_leader[idx] = -1
-    if first:
-        leader = LOWEST_DIAMOND[hands >> SUIT_SHIFTS[DIAMONDS] & 511].argmin(axis=1)
-        e.diamond_leader[idx] = leader
-    else:
-        leader = e.last_taker[idx]
-        out = e.out[idx]
-        for _ in range(n):
-            skip = (out >> leader & 1) == 1
-            if not skip.any():
-                break
-            leader = np.where(skip, (leader + 1) % n, leader)
+    leader = e.last_taker[idx]
+    out = e.out[idx]
+    for _ in range(n):
+        skip = (out >> leader & 1) == 1
+        if not skip.any():
+            break
+        leader = np.where(skip, (leader + 1) % n, leader)
+    if first.any():
+        lowest = LOWEST_DIAMOND[hands >> SUIT_SHIFTS[DIAMONDS] & 511].argmin(axis=1)
+        leader = np.where(first, lowest, leader)
+        e.diamond_leader[idx[first]] = lowest[first]
     for _ in range(n):
         skip = np.take_along_axis(hands, leader[:, None], axis=1)[:, 0] == 0
         if not skip.any():
@@ -152,7 +163,8 @@ def deal(e, idx: np.ndarray, first: bool = False) -> None:
     clear_round(e, idx, leader)
     if r.four_of_a_kind:
         four = (ins & (((hands & ACES) == ACES) | ((hands & SIXES) == SIXES))).any(axis=1)
-        hand_off(e, idx[four], FOUR)
+        hand_off(e, idx[four & ~first], FOUR)
+        hand_off(e, idx[four & first], MATCH_OVER)
         idx, leader = idx[~four], leader[~four]
     ask_claims(e, idx, (leader + 1) % n)
 

@@ -154,12 +154,13 @@ def forced(e, live: np.ndarray) -> np.ndarray:
     kept in ``e.mask`` (``e.mask_ok``), or at a public question (engine.public_ask)."""
     picked, ph, cp = e.picked[live], e.phase[live], e.current_player[live]
     ask = (picked == 0) & ((ph == PH_CLAIM) | ((ph == PH_ANSWER) & claim_possible(e, live, cp)))
+    m = masks(e, live)  # the askers' masks too: kept for legal_mask
     if ask.any():
-        live, picked, ph, cp = live[~ask], picked[~ask], ph[~ask], cp[~ask]
+        keep(e, live[ask], m[ask])
+        live, picked, ph, cp, m = live[~ask], picked[~ask], ph[~ask], cp[~ask], m[~ask]
     h = e.hands[live, cp]
     whole = ((ph >= PH_ANSWER) & (picked == 0) & (e.offered[live] == 0) & (e.owed[live] == pc(h))
              & ~e.beats[live].any(axis=1))
-    m = masks(e, live)
     single = ~whole & ((m & (m - 1)) == 0)
     stop = ~(whole | single)
     keep(e, live[stop], m[stop])

@@ -69,7 +69,8 @@ def test_a_match_over_at_its_setup_is_skipped_for_the_next_seed_of_the_stream():
     eng.start(np.array([0]), np.array([1722], np.uint64))
     expected = game.new_state(Rng(99).spawn())
     hands = eng.hands[0].tolist() if eng.arrays else eng.states[0].hands  # arrays: the state between hand-offs
-    assert not eng.states[0].terminal and hands == expected.hands
+    terminal = eng.terminal[0] if eng.arrays else eng.states[0].terminal
+    assert not terminal and hands == expected.hands
     assert eng.current_player[0] == expected.current_player
 
 
