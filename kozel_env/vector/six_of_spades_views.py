@@ -148,9 +148,18 @@ class Views:
         self.max_deals = game.rules.max_deals
         self.cols = Columns()
         self.layout = self._layout(game.num_players, game.num_sides)
-        n = game.num_players
+        n, ns = game.num_players, game.num_sides
         self.rel = np.array([[0 if x < 0 else 1 << (x - r) % n for r in range(n)] for x in range(-1, n)], U64)
         """``rel[x + 1, r]``: seat ``x`` as seen from seat ``r``, one bit (0 for ``x = -1``: nobody)."""
+        self.rot = (np.arange(n)[:, None] + np.arange(n)) % n
+        """``rot[r, q]``: the seat ``q`` places clockwise from seat ``r`` (relative seat ``q`` of observer ``r``)."""
+        self.side_rot = (np.arange(ns)[:, None] + np.arange(ns)) % ns
+        """``side_rot[sd, dd]``: the side ``dd`` places after side ``sd`` (relative side ``dd``)."""
+        self.qbit = ONE << np.arange(n, dtype=U64)
+        self.size_shift = (np.arange(n) * (HAND + 1)).astype(U64)
+        """Where relative seat ``q``'s ``hand_sizes`` one-hot starts in their column (``_layout``)."""
+        self._base = {}
+        """Per batch size: the game numbers, and the flat offsets of each game's seat and side rows."""
 
     def _layout(self, n: int, ns: int) -> tuple:
         """(position, width) of every column :meth:`observe` builds, in its order (from ``obs_spec``)."""
@@ -166,8 +175,13 @@ class Views:
                             ("stock", STOCK_MAX), ("dealer", n), ("leader", n), ("last_taker", n)):
             lay(name, width)
         for name, width in (("hand_sizes", HAND + 1), ("in_deal", 1), ("round_up", NUM_CARDS), ("round_down", 1)):
-            for q in range(n):
-                lay(name, width, *((q, 0) if name == "hand_sizes" else (q,)))
+            if width == NUM_CARDS:
+                for q in range(n):
+                    lay(name, width, q)
+                continue
+            index = [(q, 0) if name == "hand_sizes" else (q,) for q in range(n)]  # one row: the seats side by side
+            assert [at(name, *i) for i in index] == [at(name, *index[0]) + q * width for q in range(n)], name
+            out.append((at(name, *index[0]), n * width))
         for name, width in (("lead", NUM_CARDS), ("top", NUM_CARDS), ("lead_size", HAND), ("called", 2),
                             ("on_top", n), ("own_down", NUM_CARDS), ("offer", 2 * n), ("calls", 2 * n)):
             lay(name, width)
@@ -181,45 +195,54 @@ class Views:
 
     def observe(self, e, r: np.ndarray, out: np.ndarray | None) -> np.ndarray:
         """``game.observe(state, r[b])`` of every game ``b`` (``_obs_int``, part by part): every part a column
-        of one ``uint64`` matrix (:meth:`_layout` says where each goes), packed by
-        :class:`~kozel_env.vector.bits.Columns`."""
+        of one ``uint64`` matrix (:meth:`_layout` says where each goes; the one-bit-per-seat parts, and the
+        hand sizes, as one column of the seats side by side), packed by :class:`~kozel_env.vector.bits.Columns`.
+        The seats' rows are read with flat indices (``rot``: the relative seats of each observer)."""
         B, n, ns = e.num_envs, e.num_players, e.num_sides
         if out is None:
             out = np.empty((B, self.spec.size), np.float32)
         z = U64(0)
-        rows = np.arange(B)
-        g = rows[:, None]
+        base = self._base.get(B)
+        if base is None:
+            rows = np.arange(B)
+            base = self._base[B] = (rows, rows[:, None] * n, rows[:, None] * ns)
+        rows, seat_base, side_base = base
         cp, ph = e.current_player, e.phase
         live = cp >= 0
         answer, calling = ph == PH_ANSWER, ph == PH_CALL
-        seats = (r[:, None] + np.arange(n)) % n  # relative seat q is seats[:, q]
-        h = e.hands[g, seats]
-        indeal = (e.in_deal[:, None] >> seats & 1) == 1
+        fl = self.rot[r] + seat_base  # flat index of relative seat q: fl[:, q]
+        own = fl[:, 0]
+        h = e.hands.ravel().take(fl)
+        r2 = 2 * r
+        indeal = (e.in_deal | e.in_deal << n) >> r & ((1 << n) - 1)  # the seats in the deal, relative
         rel = self.rel
         d = e.trump_drawn_by
+        sizes = np.where((indeal[:, None] >> np.arange(n)) & 1, ONE << (np.bitwise_count(h) + self.size_shift), z)
         first = [h[:, 0], np.where(live & (cp == r), e.sel, z), np.where(live, ONE << np.minimum(ph, 2).astype(U64), z),
                  rel[cp + 1, r], _bit(r), _bit(e.trump_suit), _bit(e.trump_card),
                  np.where(d < 0, ONE, rel[d + 1, r] << ONE), *_thermo(e.stock_len, STOCK_MAX), rel[e.dealer + 1, r],
-                 rel[np.where(live, e.leader, -1) + 1, r], rel[e.last_taker + 1, r]]
+                 rel[np.where(live, e.leader, -1) + 1, r], rel[e.last_taker + 1, r], sizes.sum(axis=1),
+                 indeal.astype(U64)]
         asked = e.call_order[rows, np.minimum(e.call_index, HAND - 1)].astype(np.int64)
         offer = (ONE << U64(MOSKVA)) | np.where(e.stand_kind < 0, ONE << U64(MOLODKA), z)
-        calls_rel = (((e.calls[:, None] >> 2 * seats) & 3) << 2 * np.arange(n)).sum(axis=1).astype(U64)
+        calls = e.calls | e.calls << 2 * n
+        calls_rel = (calls >> r2 & ((1 << 2 * n) - 1)).astype(U64)
         call = np.maximum(e.lead_call - 1, 0).astype(U64)
         second = [np.where(answer, e.lead, z), np.where(answer, e.top, z),
                   np.where(answer, ONE << np.maximum(e.lead_size - 1, 0).astype(U64), z),
                   np.where(answer & (e.lead_call > 0), ONE << call, z),
-                  rel[np.where(answer, e.top_seat, -1) + 1, r], np.where(answer, e.round_down[rows, r], z),
+                  rel[np.where(answer, e.top_seat, -1) + 1, r], np.where(answer, e.round_down.ravel()[own], z),
                   np.where(calling, offer << (U64(2) * _rel(asked, r, n)), z), np.where(calling, calls_rel, z)]
-        sd = (e.side_of[r][:, None] + np.arange(ns)) % ns  # relative side dd is sd[:, dd]
-        tk = e.taken[g, sd]
-        took = e.tricks[g, sd] > 0
-        known = e.face_up[g, sd] | (e.laid_down[rows, r][:, None] & tk)
+        sfl = self.side_rot[e.side_of[r]] + side_base  # flat index of relative side dd: sfl[:, dd]
+        tk = e.taken.ravel().take(sfl)
+        took = e.tricks.ravel().take(sfl) > 0
+        known = e.face_up.ravel().take(sfl) | (e.laid_down.ravel()[own][:, None] & tk)
         sides = [np.where(took, known, z), took.astype(U64),
                  *_thermo(np.where(took, popcount(tk) - popcount(known), 0), NUM_CARDS - HAND),
-                 *_thermo(e.ledger.scores[g, sd], self.score_bits), e.in_match[g, sd].astype(U64)]
-        rows_ = [*first, *np.where(indeal, ONE << popcount(h).astype(U64), z).T, *indeal.T.astype(U64),
-                 *e.round_up[g, seats].T, *(e.round_down[g, seats] != 0).T.astype(U64), *second,
-                 *(x for v in sides for x in v.T), *_thermo(e.deals_played, self.max_deals)]
+                 *_thermo(e.ledger.scores.ravel().take(sfl), self.score_bits), e.in_match.ravel().take(sfl).astype(U64)]
+        downs = np.where(e.round_down.ravel().take(fl) != 0, self.qbit, z).sum(axis=1)
+        rows_ = [*first, *e.round_up.ravel().take(fl).T, downs, *second, *(x for v in sides for x in v.T),
+                 *_thermo(e.deals_played, self.max_deals)]
         self.cols.pack(rows_, self.layout, self.spec.size, out)
         return out
 
