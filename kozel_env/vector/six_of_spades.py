@@ -51,6 +51,8 @@ from .six_of_spades_views import BB, CLOSE, COMPACT, COVER, NEXT, SIZE, SLOT_SEL
 U64 = np.uint64
 ONE = U64(1)
 _S16 = np.arange(16)
+_MANY_OVER = 3
+"""Deals ending together in a pass from which they wait for the step's others (``_deal_over``)."""
 _MAT = np.left_shift(1, 4 * np.arange(HAND)[:, None] + np.arange(HAND))
 """``_MAT[i, j]``: bit ``4 i + j`` of the "slot ``i`` beats top card ``j``" matrix (``COVER``'s index)."""
 
@@ -156,7 +158,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         idx = np.asarray(idx, np.int64)
         if idx.size == 0:
             return
-        self._todo_answer, self._todo_lead = [], []
+        self._todo_answer, self._todo_lead, self._todo_finish, self._todo_over = [], [], [], []
         self._new_match(idx, seeds)
         self._start_round(idx, self._start_deal(idx))
         self._flush()
@@ -208,8 +210,8 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         over = nh <= 1
         if over.any():
             idx, order, nh, cap = self._deal_over(idx, order, nh, cap, over)
-        if not idx.size:
-            return
+            if not idx.size:
+                return
         self.leader[idx] = order[:, 0]
         self.lead_cap[idx] = cap
         full = cap == HAND
@@ -236,11 +238,31 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
 
     def _deal_over(self, idx: np.ndarray, order: np.ndarray, nh: np.ndarray, cap: np.ndarray,
                    over: np.ndarray) -> tuple:
-        """The deals of games ``idx[over]`` end (a lone holder takes its own cards, C3.3); the games dealt
-        anew join the others whose round starts (their holders, from their first leaders)."""
-        lone = np.flatnonzero(nh == 1)
+        """The deals of games ``idx[over]`` end (a lone holder takes its own cards, C3.3). A few end here and
+        the games dealt anew join the others whose round starts (their holders, from their first leaders);
+        more (a large batch, whose deals end in several passes of a step) wait in ``_todo_over`` to end
+        together with the step's others (``_deals_end``), holding no legal action meanwhile."""
+        g, go = idx[over], ~over
+        s = np.where(nh[over] == 1, order[over, 0], -1)
+        if len(g) >= _MANY_OVER:
+            self._todo_over.append((g, s))
+            self.phase[g] = PH_OVER
+            self.fam[g] = 0
+            return idx[go], order[go], nh[go], cap[go]
+        self._lone_take(g, s)
+        dealt, first = self._end_deal(g)
+        if not dealt.size:
+            return idx[go], order[go], nh[go], cap[go]
+        self.phase[dealt] = PH_LEAD  # the round fields were cleared with the others'
+        o, n, c = self._holders(dealt, first, 0)
+        return (np.concatenate([idx[go], dealt]), np.concatenate([order[go], o]), np.concatenate([nh[go], n]),
+                np.concatenate([cap[go], c]))
+
+    def _lone_take(self, g: np.ndarray, s: np.ndarray) -> None:
+        """C3.3: in games ``g`` whose deal ends with one seat ``s`` holding cards (-1: none), it takes them."""
+        lone = np.flatnonzero(s >= 0)
         if lone.size:
-            g, s = idx[lone], order[lone, 0]
+            g, s = g[lone], s[lone]
             side = self.side_of[s]
             m = self.hands[g, s]
             self.hands[g, s] = 0
@@ -248,14 +270,18 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             self.face_up[g, side] |= m
             self.tricks[g, side] += 1
             self.last_taker[g] = s
-        dealt, first = self._end_deal(idx[over])
-        go = ~over
-        if not dealt.size:
-            return idx[go], order[go], nh[go], cap[go]
-        self.phase[dealt] = PH_LEAD  # the round fields were cleared with the others'
-        o, n, c = self._holders(dealt, first, 0)
-        return (np.concatenate([idx[go], dealt]), np.concatenate([order[go], o]), np.concatenate([nh[go], n]),
-                np.concatenate([cap[go], c]))
+
+    def _deals_end(self) -> np.ndarray:
+        """The deals left in ``_todo_over``, ended together (``_lone_take``, ``_end_deal``); the games dealt
+        anew start their rounds. Returns those games."""
+        todo, self._todo_over = self._todo_over, []
+        idx = np.concatenate([t[0] for t in todo]) if len(todo) > 1 else todo[0][0]
+        self._lone_take(idx, np.concatenate([t[1] for t in todo]) if len(todo) > 1 else todo[0][1])
+        dealt, first = self._end_deal(idx)
+        if dealt.size:
+            self._start_round(dealt, first)
+            self._flush()
+        return dealt
 
     def _next_offer(self, idx: np.ndarray) -> None:
         """The next holder is asked for a call (C3.5; nobody after a Moskva); when all have been asked the
@@ -287,7 +313,10 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         built once for all their games. The commonest forced steps are taken here at once (what ``settle``
         would do in later passes): a leader holding one card leads it, and answerers holding one card that
         does not beat a one-card top lay it face down (``_downs``)."""
-        while self._todo_answer or self._todo_lead:
+        while self._todo_answer or self._todo_lead or self._todo_finish:
+            if self._todo_finish:
+                todo, self._todo_finish = self._todo_finish, []
+                self._finish_round(np.concatenate(todo) if len(todo) > 1 else todo[0])
             if self._todo_lead:
                 todo, self._todo_lead = self._todo_lead, []
                 idx = np.concatenate(todo) if len(todo) > 1 else todo[0]
@@ -331,7 +360,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         self.answer_index[g] = end
         over = end == na
         if over.any():
-            self._finish_round(g[over])
+            self._todo_finish.append(g[over])
             keep = np.ones(len(idx), bool)
             keep[lone[over]] = False
             idx = idx[keep]
@@ -404,7 +433,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         if more.any():
             self._todo_answer.append(idx[more])
         if not more.all():
-            self._finish_round(idx[~more])
+            self._todo_finish.append(idx[~more])
 
     def _finish_round(self, idx: np.ndarray) -> None:
         """Seed 6 / C3.3-C3.4: the player on top takes every card of the round, refills first and leads."""
@@ -446,10 +475,14 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         """``settle``: take every forced step (the one legal action, except at a call question), in passes
         over the games that have one; a pass takes every forced card of the set being built at once
         (``CLOSE``), then the forced ``lead`` / ``beat`` / ``down`` that may follow."""
-        while idx.size:
-            idx, a = self._forced(idx)
-            if idx.size:
-                self._do(idx, a)
+        while True:
+            while idx.size:
+                idx, a = self._forced(idx)
+                if idx.size:
+                    self._do(idx, a)
+            if not self._todo_over:
+                return
+            idx = self._deals_end()
 
     def _forced(self, idx: np.ndarray) -> tuple:
         """Games ``idx``' forced cards chosen (``CLOSE``), their legal actions kept in ``legal``; returns the
@@ -505,7 +538,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         """One legal decision in every game, then every forced step (a match that ends starts the next one
         with ``autoreset``)."""
         self.clear_outputs()
-        self._todo_answer, self._todo_lead = [], []
+        self._todo_answer, self._todo_lead, self._todo_finish, self._todo_over = [], [], [], []
         a = np.array(actions, np.int64)
         card = a < NUM_CARDS
         g = np.flatnonzero(card)
