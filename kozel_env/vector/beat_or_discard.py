@@ -236,18 +236,18 @@ class BatchedBeatOrDiscard(BatchedGame):
         if not self.arrays:
             self._apply_scalar(acts.tolist())
             return
-        idx = np.flatnonzero(self.phase != PH_OVER)
+        idx = (self.phase != PH_OVER).nonzero()[0]
         handoff = self.handoff
         handoff[:] = 0
         self.mask_ok[:] = False
         live, a = moves.picks(self, idx, acts[idx])
         moves.apply(self, live, a)
         self._settle(live)
-        over = np.flatnonzero(handoff == moves.MATCH_OVER)  # the outputs recorded: the next match
+        over = (handoff == moves.MATCH_OVER).nonzero()[0]  # the outputs recorded: the next match
         if len(over):
             handoff[over] = 0
             self.start(over, self.next_seeds(over))
-        handed = np.flatnonzero(handoff)
+        handed = handoff.nonzero()[0]
         if len(handed):
             self._continue(handed)
 
@@ -349,7 +349,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         if out is None:
             out = np.empty((self.num_envs, self.num_actions), np.int8)
         if self.arrays:
-            stale = np.flatnonzero(~self.mask_ok)
+            stale = (~self.mask_ok).nonzero()[0]
             self.mask[stale] = views.masks(self, stale)
             self.mask_ok[stale] = True
             m = self.mask.astype(np.uint64)
@@ -376,7 +376,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         if out is None:
             out = np.empty((self.num_envs, self.oracle_size), np.float32)
         if self.arrays:
-            self._write(np.flatnonzero(self.phase != PH_OVER))
+            self._write((self.phase != PH_OVER).nonzero()[0])
         oracle = self.game.oracle
         for b, st in enumerate(self._states(np.arange(self.num_envs))):
             out[b] = oracle(st)

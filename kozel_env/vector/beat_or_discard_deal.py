@@ -131,12 +131,12 @@ def deal(e, idx: np.ndarray, first: np.ndarray) -> None:
     slot = np.cumsum(ins, axis=1) - 1
     dealt = ins.sum(axis=1) * hs
     by_slot = np.bitwise_or.reduce(bits[:, :n * hs].reshape(len(idx), n, hs), axis=2)  # the k-th seat in: slot k
-    hands = np.where(ins, np.take_along_axis(by_slot, np.maximum(slot, 0), axis=1), 0)
+    hands = np.where(ins, by_slot[np.arange(len(idx))[:, None], np.maximum(slot, 0)], 0)
     e.hands[idx] = hands
     rest = np.arange(NUM_CARDS)[None, :] >= dealt[:, None]
     e.stock[idx] = np.bitwise_or.reduce(np.where(rest, bits, 0), axis=1)
     shift = np.clip(np.arange(NUM_CARDS)[None, :] + dealt[:, None], 0, NUM_CARDS - 1)
-    e.stock_seq[idx] = np.take_along_axis(cards, shift, axis=1)
+    e.stock_seq[idx] = cards[np.arange(len(idx))[:, None], shift]
     e.stock_pos[idx] = 0
     for name in ("piles", "piles_up", "tricks", "laid_down", "known"):
         getattr(e, name)[idx] = 0
@@ -156,7 +156,7 @@ def deal(e, idx: np.ndarray, first: np.ndarray) -> None:
         leader = np.where(first, lowest, leader)
         e.diamond_leader[idx[first]] = lowest[first]
     for _ in range(n):
-        skip = np.take_along_axis(hands, leader[:, None], axis=1)[:, 0] == 0
+        skip = hands[np.arange(len(idx)), leader] == 0
         if not skip.any():
             break
         leader = np.where(skip, (leader + 1) % n, leader)

@@ -36,7 +36,7 @@ from ..cards.beat_or_discard.tables import (
     PH_LEAD,
     PH_REBEAT,
 )
-from .beat_or_discard_views import SUIT_SHIFTS, bit_length, claim_possible, claimable, longest_suit, masks, pc
+from .beat_or_discard_views import SUIT_SHIFTS, bit_length, claim_possible, longest_suit, masks, pc
 
 I64 = np.int64
 MAX_HAND = 6
@@ -100,7 +100,7 @@ def can_beat(h: np.ndarray, top: np.ndarray, trump: np.ndarray) -> np.ndarray:
     """beats.can_beat of each (hand, top, trump)."""
     one = (top & (top - 1)) == 0
     out = (top != 0) & (_single_beaters(h, top, trump) != 0)
-    many = np.flatnonzero(~one)
+    many = (~one).nonzero()[0]
     if len(many):
         out[many] = _many(h[many], top[many], trump[many]).any(axis=1)
     return out
@@ -111,7 +111,7 @@ def beat_sets(h: np.ndarray, top: np.ndarray, trump: np.ndarray) -> np.ndarray:
     out = np.zeros((len(h), MAX_SETS), I64)
     one = (top & (top - 1)) == 0
     out[:, :MAX_HAND] = np.where(one[:, None], _cards(_single_beaters(h, top, trump)), 0)
-    many = np.flatnonzero(~one)
+    many = (~one).nonzero()[0]
     if len(many):
         out[many] = _many(h[many], top[many], trump[many])
     return out
@@ -125,7 +125,7 @@ def _many(h, top, trump) -> np.ndarray:
     suit = (trump[:, None] == SUITS) << 18 | (top[:, None] >> SHIFTS & 511) << 9  # [game, suit]: the table's row
     ok = (cand != 0) & table[suit[:, None, :] | (cand[:, :, None] >> SHIFTS & 511)].all(axis=2)
     first = np.argsort(~ok, axis=1, kind="stable")  # the sets first: the columns masks reads are few
-    return np.take_along_axis(np.where(ok, cand, 0), first, axis=1)
+    return np.where(ok, cand, 0)[np.arange(len(ok))[:, None], first]
 
 
 def hand_off(e, idx: np.ndarray, kind: int, arg: np.ndarray | int = 0) -> None:
@@ -354,16 +354,18 @@ def _offer_answer(e, idx, q, bs) -> np.ndarray:
         return np.zeros(0, I64)
     h = e.hands[idx, q]
     bs[(e.locked[idx] >> q & 1) == 1] = 0
-    cc = claimable(e, idx, q)
+    may = claim_possible(e, idx, q)
+    n = longest_suit(h)
+    cc = may & (n >= e.claim_floor) & (n > e.best_claim[idx])  # claimable
     got = np.ones(len(idx), I64)
-    bare = ~bs.any(axis=1) & ~claim_possible(e, idx, q)
+    bare = ~bs.any(axis=1) & ~may
     if e.rules.hand_size == 4:
         k = pc(e.lead[idx])
         offered = np.where(cc, B_CLAIM, 0)
     else:
         k = pc(h) - pc(e.hands[idx, e.last_beater[idx]])
         got[bare & (k <= 0)] = 0
-        test = np.flatnonzero(bare & (k > 0))
+        test = (bare & (k > 0)).nonzero()[0]
         if len(test):
             dead = ~alive(e, idx[test])
             got[test[dead]] = -1

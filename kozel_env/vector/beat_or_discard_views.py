@@ -71,18 +71,19 @@ def masks(e, idx: np.ndarray) -> np.ndarray:
     h = e.hands[idx, cp]
     sel = e.picked[idx]
     has = sel != 0
-    le = (np.left_shift(1, bit_length(sel)) - 1)
+    bl = bit_length(sel)
+    le = np.left_shift(1, bl) - 1
     owed = e.owed[idx]
     m = np.zeros(len(idx), I64)
-    c = np.flatnonzero(ph == PH_CLAIM)
+    c = (ph == PH_CLAIM).nonzero()[0]
     if len(c):
         m[c] = B_PASS | np.where(claimable(e, idx[c], cp[c]), B_CLAIM, 0)
     lead = ph == PH_LEAD
     if lead.any():
-        top_suit = SUIT_OF[np.maximum(bit_length(sel) - 1, 0)]
+        top_suit = SUIT_OF[np.maximum(bl - 1, 0)]
         more = np.where(pc(sel) < owed, h & top_suit & ~le, 0)
         m = np.where(lead, np.where(has, B_PLAY | more, h), m)
-    a = np.flatnonzero((ph > PH_LEAD) & (ph < PH_OVER))
+    a = ((ph > PH_LEAD) & (ph < PH_OVER)).nonzero()[0]
     if len(a):
         m[a] = _answer_mask(e, idx[a], h[a], sel[a], le[a], owed[a])
     return m
@@ -91,7 +92,7 @@ def masks(e, idx: np.ndarray) -> np.ndarray:
 def _answer_mask(e, idx, h, sel, le, owed) -> np.ndarray:
     """The mask of an answer, a beat again or an equalising (phases after the lead)."""
     beats = e.beats[idx]
-    used = np.flatnonzero(beats.any(axis=0))
+    used = beats.any(axis=0).nonzero()[0]
     beats = beats[:, :used[-1] + 1 if len(used) else 0]  # the columns some game uses
     has = sel != 0
     r = beats & ~le[:, None]
