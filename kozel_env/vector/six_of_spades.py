@@ -46,7 +46,7 @@ from .bits import lowest_bit_index, popcount
 from .engine import BatchedGame
 from .ledger import BatchedLedger
 from .six_of_spades_deal import DealFlow
-from .six_of_spades_views import BB, CLOSE, COMPACT, COVER, NEXT, SIZE, SLOT_SEL, SUBS, VALID, Views, one_suit
+from .six_of_spades_views import BB, COMPACT, COVER, NEXT, SIZE, SLOT_SEL, STEP, SUBS, VALID, Views, one_suit
 
 U64 = np.uint64
 ONE = U64(1)
@@ -202,7 +202,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         order, nh, cap = self._holders(idx, scheduled, 0)
         self.phase[idx] = PH_LEAD
         for name in ("lead", "top", "lead_size", "lead_call", "n_answer", "answer_index", "n_call", "call_index",
-                     "calls", "sel", "sel_slots", "beat_fam"):
+                     "calls", "sel", "sel_slots", "fam", "beat_fam"):
             getattr(self, name)[idx] = 0
         self.top_seat[idx] = -1
         self.stand_seat[idx] = -1
@@ -451,25 +451,30 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         self._start_round(idx, t)
 
     # -- decisions ----------------------------------------------------------------------------------------
-    def _legal(self, idx: np.ndarray) -> np.ndarray:
-        """``compute_legal`` of games ``idx`` as 42-bit action masks: the next cards of a legal set being
-        built (``tables.next_cards``), ``lead`` once a lead is chosen, ``beat`` / ``down`` for a complete
-        answer, ``pass`` and the calls that beat the standing one (C3.5) at a call question."""
-        ph = self.phase[idx]
-        slots = self.slots[idx]
-        ss = self.sel_slots[idx]
-        cards = (slots * SLOT_SEL[NEXT[(self.fam[idx] << 4) + ss]]).sum(axis=1)  # none once a set is complete
-        done = (SIZE[ss] >= self.lead_size[idx]) << 2 | (self.beat_fam[idx] >> ss & 1) << 1 | (ss != 0)
-        out = cards | self._confirm[(ph << 3) + done]
+    def _legal(self, idx: np.ndarray, ph: np.ndarray | None = None, ss: np.ndarray | None = None,
+               nxt: np.ndarray | None = None) -> np.ndarray:
+        """``compute_legal`` of games ``idx`` (their forced cards chosen) as 42-bit action masks: the next
+        cards ``nxt`` (a slot set; ``NEXT`` when not given) of a legal set being built (``tables.next_cards``),
+        ``lead`` once a lead is started, ``beat`` / ``down`` for a complete answer (none offers a next card:
+        every answer has the lead's size), ``pass`` and the calls that beat the standing one at a call
+        question (``fam`` is 0 outside a lead or answer: no cards)."""
+        if ph is None:
+            ph, ss = self.phase[idx], self.sel_slots[idx]
+            nxt = NEXT[(self.fam[idx] << 4) | ss]
+        cards = (self.slots[idx] * SLOT_SEL[nxt]).sum(axis=1)
+        done = (ph << 3) | (nxt == 0) << 2 | (self.beat_fam[idx] >> ss & 1) << 1 | (ss != 0)
+        legal = cards | self._confirm[done]
         call = np.flatnonzero(ph == PH_CALL)
         if call.size:
-            g = idx[call]
-            kind = self._call_kind(self.hands[g, self.current_player[g]])
-            best = self.stand_kind[g]
-            ok = (kind >= 0) & ((best < 0) | ((kind == MOSKVA) & (best == MOLODKA)))
-            out[call] = (ONE << U64(A_PASS)) | np.where(ok, ONE << (A_MOSKVA + np.maximum(kind, 0)).astype(U64),
-                                                        U64(0))
-        return out
+            legal[call] = self._call_legal(idx[call])
+        return legal
+
+    def _call_legal(self, idx: np.ndarray) -> np.ndarray:
+        """At a call question: ``pass`` and the call the hand makes if it beats the standing one (C3.5)."""
+        kind = self._call_kind(self.hands[idx, self.current_player[idx]])
+        best = self.stand_kind[idx]
+        ok = (kind >= 0) & ((best < 0) | ((kind == MOSKVA) & (best == MOLODKA)))
+        return (ONE << U64(A_PASS)) | np.where(ok, ONE << (A_MOSKVA + np.maximum(kind, 0)).astype(U64), U64(0))
 
     def _settle(self, idx: np.ndarray) -> None:
         """``settle``: take every forced step (the one legal action, except at a call question), in passes
@@ -485,25 +490,21 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             idx = self._deals_end()
 
     def _forced(self, idx: np.ndarray) -> tuple:
-        """Games ``idx``' forced cards chosen (``CLOSE``), their legal actions kept in ``legal``; returns the
-        games with a forced step left (the one legal action, never a card now, and never a call question)
-        and that action."""
-        self._close(idx)
-        legal = self.legal[idx] = self._legal(idx)
-        forced = (legal & (legal - ONE)) == 0
-        forced &= (legal != 0) & (self.phase[idx] != PH_CALL)
-        return idx[forced], lowest_bit_index(legal[forced])
-
-    def _close(self, idx: np.ndarray) -> None:
-        """The forced cards of the lead or answer being built, chosen (``CLOSE``)."""
+        """Games ``idx``' forced cards chosen (``CLOSE``) and their legal actions (``_legal``, the next cards
+        from the same ``STEP`` lookup) kept in ``legal``; returns the games with a forced step left (the one
+        legal action, never a card now, and never a call question) and that action."""
         ph = self.phase[idx]
-        ss = self.sel_slots[idx]
-        c = CLOSE[((ph == PH_ANSWER) << 20) + (self.fam[idx] << 4) + ss]
-        ch = (c != ss) & ((ph == PH_LEAD) | (ph == PH_ANSWER))
-        if ch.any():
-            g, c = idx[ch], c[ch]
+        ss0 = self.sel_slots[idx]
+        t = STEP[((ph == PH_ANSWER) << 20) | (self.fam[idx] << 4) | ss0]
+        ss, nxt = t & 15, t >> 4
+        ch = np.flatnonzero(ss != ss0)
+        if ch.size:
+            g, c = idx[ch], ss[ch]
             self.sel_slots[g] = c
             self.sel[g] = (self.slots[g] * SLOT_SEL[c]).sum(axis=1)
+        legal = self.legal[idx] = self._legal(idx, ph, ss, nxt)
+        forced = (np.bitwise_count(legal) == 1) & (ph != PH_CALL)
+        return idx[forced], popcount(legal[forced] - ONE)
 
     def _do(self, idx: np.ndarray, a: np.ndarray) -> None:
         """One action other than a card in each of games ``idx`` (``SixOfSpadesState._do``)."""

@@ -83,6 +83,9 @@ def _close_table() -> np.ndarray:
 NEXT = _next_table()
 COVER = _cover_table()
 CLOSE = _close_table()
+STEP = CLOSE | (NEXT[(np.arange(2 << 20) & ((1 << 20) - 1) & ~15) | CLOSE] << 4)
+"""``STEP[building * 2**20 + fam * 16 + chosen]``: ``CLOSE`` (the low 4 bits) and the next slots offered after
+it (``NEXT``, the high 4 bits): one lookup for a turn's forced cards and its legal cards."""
 SLOT_SEL = ((_S[:, None] >> np.arange(HAND)) & 1).astype(U64)
 """``SLOT_SEL[s, j]``: 1 when slot ``j`` is in slot set ``s`` (a slot row times it, summed: the set's cards)."""
 BB = np.zeros((4, NUM_CARDS + 1), U64)
