@@ -46,7 +46,7 @@ from .bits import lowest_bit_index, popcount
 from .engine import BatchedGame
 from .ledger import BatchedLedger
 from .six_of_spades_deal import DealFlow
-from .six_of_spades_views import BB, COMPACT, COVER, NEXT, SIZE, SLOT_SEL, STEP, SUBS, VALID, Views, one_suit
+from .six_of_spades_views import BB, COVER, NEXT, SIZE, SLOT_SEL, STEP, SUBS, VALID, Views, one_suit
 
 U64 = np.uint64
 ONE = U64(1)
@@ -62,13 +62,29 @@ def _bitv(x) -> np.ndarray:
 
 
 def low_bits(m: np.ndarray) -> np.ndarray:
-    """``uint64[k, HAND]``: the ``HAND`` lowest set bits of each mask, lowest first (0 when fewer)."""
+    """``uint64[k, HAND]``: the set bits of each mask of at most ``HAND`` cards (a hand, a top), lowest first
+    (0 when fewer); the last is what is left once the others are taken off."""
     out = np.empty((len(m), HAND), U64)
     m = m.copy()
-    for j in range(HAND):
-        out[:, j] = low = m & (~m + ONE)
+    for j in range(HAND - 1):
+        out[:, j] = low = m & -m
         m ^= low
+    out[:, HAND - 1] = m
     return out
+
+
+def _holder_tables(n: int, skip: int) -> tuple:
+    """``(order, count)`` indexed ``first * 2**n + key``: the seats from ``first + skip`` clockwise (up to
+    ``first``) whose bit of ``key`` is set (they hold cards), in that order (``int64[HAND]``, 0 after the
+    last), and their number."""
+    order = np.zeros((n << n, HAND), np.int64)
+    count = np.zeros(n << n, np.int64)
+    for first in range(n):
+        for key in range(1 << n):
+            seats = [s % n for s in range(first + skip, first + n) if key >> (s % n) & 1]
+            order[(first << n) + key, :len(seats)] = seats
+            count[(first << n) + key] = len(seats)
+    return order, count
 
 
 class BatchedSixOfSpades(DealFlow, BatchedGame):
@@ -120,6 +136,8 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             beat = (ONE << U64(A_BEAT)) | (down if self._decline else U64(0))
             self._confirm[PH_LEAD * 8 + key] = (ONE << U64(A_LEAD)) if key & 1 else 0
             self._confirm[PH_ANSWER * 8 + key] = (beat if key & 2 else down) if key & 4 else 0
+        self._hold = (_holder_tables(n, 0), _holder_tables(n, 1))
+        self._pow2 = 1 << np.arange(n)
         q, rr = np.arange(n), np.arange(HAND)
         self._draw_seat = np.repeat(q, HAND) if self._fill_each else np.tile(q, HAND)
         self._draw_round = np.tile(rr, n) if self._fill_each else np.repeat(rr, n)
@@ -142,14 +160,14 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
 
     def _holders(self, idx: np.ndarray, first: np.ndarray, skip: int) -> tuple:
         """The seats from ``first + skip`` clockwise (up to ``first``) that hold cards, in that order
-        (``int64[k, HAND]``, 0 after the last), their number and the fewest cards one of them holds."""
-        n = self.num_players
-        h = self.hands[idx[:, None], (first[:, None] + np.arange(skip, n)) % n]
+        (``int64[k, HAND]``, 0 after the last), their number and (``skip = 0``) the fewest cards one of them
+        holds (``_hold``: tables over the seats holding cards)."""
+        h = self.hands[idx]
         has = h != 0
-        key = (has << np.arange(n - skip)).sum(axis=1)
-        q = COMPACT[key]
-        order = np.where(q >= 0, (first[:, None] + skip + q) % n, 0)
-        return order, SIZE[key], np.where(has, popcount(h), HAND).min(axis=1)
+        key = (first << self.num_players) + has @ self._pow2
+        order, count = self._hold[skip]
+        cap = np.where(has, np.bitwise_count(h), HAND).min(axis=1) if skip == 0 else None
+        return order[key], count[key], cap
 
     # -- matches and deals --------------------------------------------------------------------------------
     def start(self, idx: np.ndarray, seeds: np.ndarray) -> None:
@@ -201,10 +219,8 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         deal ends when at most one seat holds cards (a lone holder takes its own cards)."""
         order, nh, cap = self._holders(idx, scheduled, 0)
         self.phase[idx] = PH_LEAD
-        for name in ("lead", "top", "lead_size", "lead_call", "n_answer", "answer_index", "n_call", "call_index",
-                     "calls", "sel", "sel_slots", "fam", "beat_fam"):
+        for name in ("call_index", "calls", "sel", "sel_slots", "fam"):  # the lead's fields are set by _lay_lead
             getattr(self, name)[idx] = 0
-        self.top_seat[idx] = -1
         self.stand_seat[idx] = -1
         self.stand_kind[idx] = -1
         over = nh <= 1
@@ -392,11 +408,6 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         self.answer_order[idx] = order
         self.n_answer[idx] = na
         self.answer_index[idx] = 0
-        self.n_call[idx] = 0
-        self.call_index[idx] = 0
-        self.calls[idx] = 0
-        self.stand_seat[idx] = -1
-        self.stand_kind[idx] = -1
         self._todo_answer.append(idx)
 
     def _begin_answer(self, idx: np.ndarray) -> None:

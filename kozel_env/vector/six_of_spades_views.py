@@ -29,9 +29,6 @@ VALID = np.array([sum(1 << s for s in range(1, 16) if not s >> hs) for hs in ran
 SUBS = np.array([[sum(1 << s for s in range(1, 16) if not s >> hs and SIZE[s] == k) for hs in range(HAND + 1)]
                  for k in range(HAND + 1)], np.int64)
 """``SUBS[k, hs]``: the slot sets of ``k`` cards of a hand of ``hs`` (the answers to a lead of ``k``, C3.3)."""
-COMPACT = np.array([[j for j in range(HAND) if key >> j & 1] + [-1] * (HAND - SIZE[key]) for key in range(16)])
-"""``COMPACT[key]``: the positions of the set bits of a 4-bit ``key`` (seats that hold cards, seats still in),
-lowest first, then -1."""
 
 
 def _next_table() -> np.ndarray:
