@@ -138,6 +138,11 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             self._confirm[PH_ANSWER * 8 + key] = (beat if key & 2 else down) if key & 4 else 0
         self._hold = (_holder_tables(n, 0), _holder_tables(n, 1))
         self._pow2 = 1 << np.arange(n)
+        self._seats_in = np.array([sum(1 << s for s in range(n) if key >> self.side_of[s] & 1)
+                                   for key in range(1 << self.num_sides)], np.int64)
+        """``_seats_in[key]``: the seats (a mask) of the sides in ``key`` (the sides still in the match)."""
+        self._rot = (np.arange(n)[:, None] + np.arange(n)) % n
+        """``_rot[s, q]``: the seat ``q`` places clockwise from seat ``s``."""
         q, rr = np.arange(n), np.arange(HAND)
         self._draw_seat = np.repeat(q, HAND) if self._fill_each else np.tile(q, HAND)
         self._draw_round = np.tile(rr, n) if self._fill_each else np.repeat(rr, n)
@@ -186,32 +191,33 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         """C3.4: back to four, the taker first, then clockwise (``refill``: each fills up in turn, or one card
         at a time round the table), from the end of the stock; the trump card comes last. The draws in that
         order are the slots of ``_draw_seat`` / ``_draw_round``: slot ``(q, r)`` draws when seat ``taker + q``
-        lacks more than ``r`` cards, the ``t``-th slot drawing takes ``deck[stock_base + stock_len - 1 - t]``."""
-        live = self.stock_len[idx] > 0
-        idx, taker = idx[live], taker[live]
-        if not idx.size:
+        lacks more than ``r`` cards, the ``t``-th slot drawing (from 1) takes ``deck[stock_base + stock_len - t]``."""
+        ln = self.stock_len[idx]
+        live = np.flatnonzero(ln > 0)
+        if not live.size:
             return
+        if live.size < len(idx):
+            idx, taker, ln = idx[live], taker[live], ln[live]
         n, k = self.num_players, len(idx)
-        seats = (taker[:, None] + np.arange(n)) % n
+        seats = self._rot[taker]
         g = idx[:, None]
         h = self.hands[g, seats]
-        need = np.where((self.in_deal[g] >> seats & 1) == 1, HAND - popcount(h), 0)
+        need = (HAND - np.bitwise_count(h)) * (self.in_deal[g] >> seats & 1)  # none for a seat out of the deal
         want = need[:, self._draw_seat] > self._draw_round
-        t = np.cumsum(want, axis=1) - 1
-        ln = self.stock_len[idx]
-        take = want & (t < ln[:, None])
-        pos = np.maximum(self.stock_base[g] + (ln[:, None] - 1) - np.maximum(t, 0), 0)  # t < 0: no draw yet
+        t = np.cumsum(want, axis=1)  # the slot's draw is the t-th (from 1)
+        take = want & (t <= ln[:, None])
+        pos = np.minimum((self.stock_base[idx] + ln)[:, None] - t, NUM_CARDS - 1)  # t = 0: no draw yet
         got = np.where(take, _bitv(self.deck[g, pos]), U64(0))
         if self._fill_each:
             self.hands[g, seats] = h | got.reshape(k, n, HAND).sum(axis=2)
         else:
             self.hands[g, seats] = h | got.reshape(k, HAND, n).sum(axis=1)
-        self.stock_len[idx] = ln - take.sum(axis=1)
+        left = self.stock_len[idx] = ln - take.sum(axis=1)
         self.stock_mask[idx] &= ~got.sum(axis=1)
-        last = take & (t == ln[:, None] - 1)  # the trump card, deck[stock_base]
-        tr = np.flatnonzero(last.any(axis=1))
+        tr = np.flatnonzero(left == 0)  # the trump card, deck[stock_base], was the last drawn
         if tr.size:
-            self.trump_drawn_by[idx[tr]] = seats[tr, self._draw_seat[np.argmax(last[tr], axis=1)]]
+            last = take[tr] & (t[tr] == ln[tr, None])
+            self.trump_drawn_by[idx[tr]] = seats[tr, self._draw_seat[np.argmax(last, axis=1)]]
 
     def _start_round(self, idx: np.ndarray, scheduled: np.ndarray) -> None:
         """C3.3-C3.5: a round led by ``scheduled`` or the next holder after it; a call question first when

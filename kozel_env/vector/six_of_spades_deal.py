@@ -18,9 +18,21 @@ U64 = np.uint64
 SUIT_OF = np.array(_SUIT_OF, np.int64)
 _MODS = np.arange(NUM_CARDS, 1, -1, dtype=U64)
 _FEW = 8
-_IN_FIRST = {n: np.array([[j for j in range(n) if key >> j & 1] + [j for j in range(n) if not key >> j & 1]
-                          for key in range(1 << n)]) for n in range(2, HAND + 1)}
-"""``_IN_FIRST[n][key]``: the positions ``0..n-1``, those whose bit of ``key`` is set (seats still in) first."""
+_DECK = U64((1 << NUM_CARDS) - 1)
+
+
+def _deal_order(n: int) -> np.ndarray:
+    """``[dealer * 2**n + key]``: the seats from the dealer's left clockwise, those whose bit of ``key`` is set
+    (seats still in) first (``int64[n]``): the ``t``-th of them is dealt the ``t``-th four."""
+    out = np.zeros((n << n, n), np.int64)
+    for d in range(n):
+        for key in range(1 << n):
+            seats = [(d + 1 + j) % n for j in range(n)]
+            out[(d << n) + key] = [s for s in seats if key >> s & 1] + [s for s in seats if not key >> s & 1]
+    return out
+
+
+_DEAL_ORDER = {n: _deal_order(n) for n in range(2, HAND + 1)}
 
 
 def shuffled_deck(state: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -57,6 +69,8 @@ class DealFlow:
         self.rng[idx] = np.asarray(seeds, U64)
         self.ledger.start(idx)
         self.in_match[idx] = True
+        self.round_up[idx] = 0  # a deal starts with them empty (a reset can come mid-round)
+        self.round_down[idx] = 0
         self.out_after[idx] = -1
         self.deals_played[idx] = 0
         self.dealer[idx] = vrng.below(self.rng, idx, self.num_players)
@@ -65,28 +79,24 @@ class DealFlow:
         """Seed 1-2 / C3.1: four each from the dealer's left (seats still in), the next card face up under the
         stock, which is drawn from the end (the trump card last); the player left of the dealer leads (returned:
         the caller starts the round)."""
-        seat_in = self.in_match[idx][:, self.side_of]
-        self.in_deal[idx] = (seat_in.astype(np.int64) << np.arange(self.num_players)).sum(axis=1)
-        for name in ("hands", "taken", "face_up", "tricks", "laid_down", "round_up", "round_down"):
+        n = self.num_players
+        in_deal = self.in_deal[idx] = self._seats_in[self.in_match[idx] @ (1 << np.arange(self.num_sides))]
+        for name in ("taken", "face_up", "tricks", "laid_down"):  # hands: all dealt below; the round's: empty
             getattr(self, name)[idx] = 0
         self.trump_drawn_by[idx] = -1
         self.last_taker[idx] = -1
         deck = shuffled_deck(self.rng, idx)
         self.deck[idx] = deck
         cards = bit(deck)
-        n = self.num_players
-        seats = (self.dealer[idx][:, None] + 1 + np.arange(n)) % n
-        rows = np.arange(len(idx))
-        key = (seat_in[rows[:, None], seats] << np.arange(n)).sum(axis=1)
-        order = (self.dealer[idx][:, None] + 1 + _IN_FIRST[n][key]) % n
-        m = seat_in.sum(axis=1)
-        dealt = cards[:, :HAND * n].reshape(len(idx), n, HAND).sum(axis=2)
-        self.hands[idx[:, None], order] = np.where(np.arange(n) < m[:, None], dealt, U64(0))
+        order = _DEAL_ORDER[n][(self.dealer[idx] << n) + in_deal]
+        m = np.bitwise_count(in_deal).astype(np.int64)
+        dealt = np.where(np.arange(n) < m[:, None], cards[:, :HAND * n].reshape(len(idx), n, HAND).sum(axis=2), U64(0))
+        self.hands[idx[:, None], order] = dealt
         base = HAND * m
         self.stock_base[idx] = base
         self.stock_len[idx] = NUM_CARDS - base
-        self.stock_mask[idx] = np.where(np.arange(NUM_CARDS) >= base[:, None], cards, U64(0)).sum(axis=1)
-        tc = deck[rows, base]
+        self.stock_mask[idx] = _DECK - dealt.sum(axis=1)
+        tc = deck[np.arange(len(idx)), base]
         self.trump_card[idx] = tc
         self.trump_suit[idx] = SUIT_OF[tc]
         return order[:, 0]
