@@ -103,12 +103,11 @@ class DealFlow:
     def _end_deal(self, idx: np.ndarray) -> tuple:
         """C3.6 (``scoring.deal_penalties``): the side with the most points takes nothing, every other 2 with
         the line or more (21 when three sides play), 4 under it, 6 with no trick; tied most: each
-        ``tie_penalty``. C3.7 (``scoring._going_out``): sides at the target go out; if every side left
-        reached it together only the highest go out (of tied highest the last taker's side stays). Then the
-        match ends (``_end_match``) or the deal passes left: returns the games dealt anew and their first
-        leaders (their rounds are for the caller to start)."""
+        ``tie_penalty``. C3.7: sides at the target go out (``_going_out``). Then the match ends
+        (``_end_match``) or the deal passes left: returns the games dealt anew and their first leaders (their
+        rounds are for the caller to start)."""
         r = self.rules
-        k, ns = len(idx), self.num_sides
+        k = len(idx)
         playing = self.in_match[idx].copy()
         pts = card_points(self.taken[idx])
         most = np.where(playing, pts, -1).max(axis=1, keepdims=True)
@@ -123,18 +122,9 @@ class DealFlow:
         written = self.ledger.settle(idx, pen, playing & (pen != 0))
         scores = self.ledger.scores[idx]
         reached = playing & (scores >= r.target)
-        together = reached.sum(axis=1) == playing.sum(axis=1)
-        hi = np.where(playing, scores, -1).max(axis=1, keepdims=True)
-        top = playing & (scores == hi)
-        lt = self.last_taker[idx]
-        lt_side = np.where(lt >= 0, self.side_of[np.maximum(lt, 0)], -1)
-        is_lt = np.arange(ns) == lt_side[:, None]
-        keep_lt = (top.sum(axis=1) > 1) & (top & is_lt).any(axis=1)
-        out_t = np.where(keep_lt[:, None], top & ~is_lt, top)
-        out = np.where(together[:, None], out_t, reached) & reached.any(axis=1)[:, None]
-        self.in_match[idx] &= ~out
         dp = self.deals_played[idx] + 1
-        self.out_after[idx] = np.where(out, dp[:, None], self.out_after[idx])
+        if reached.any():
+            self._going_out(idx, playing, scores, reached, dp)
         self.deals_played[idx] = dp
         winners = tied & (ntied == 1)
         self.end_deal_outputs(idx, written, scores, winners, np.zeros(k, bool))  # not one a set-up ended
@@ -149,6 +139,23 @@ class DealFlow:
             deal.append(self._end_single(idx[single], pen[single], playing[single]))
         deal = np.concatenate(deal) if len(deal) > 1 else deal[0]
         return deal, self._start_deal(deal)
+
+    def _going_out(self, idx: np.ndarray, playing: np.ndarray, scores: np.ndarray, reached: np.ndarray,
+                   dp: np.ndarray) -> None:
+        """C3.7 (``scoring._going_out``) in games ``idx`` (a side ``reached`` the target in some): they go out
+        after deal ``dp``; if every side left reached it together only the highest go out (of tied highest
+        the last taker's side stays)."""
+        together = reached.sum(axis=1) == playing.sum(axis=1)
+        hi = np.where(playing, scores, -1).max(axis=1, keepdims=True)
+        top = playing & (scores == hi)
+        lt = self.last_taker[idx]
+        lt_side = np.where(lt >= 0, self.side_of[np.maximum(lt, 0)], -1)
+        is_lt = np.arange(self.num_sides) == lt_side[:, None]
+        keep_lt = (top.sum(axis=1) > 1) & (top & is_lt).any(axis=1)
+        out_t = np.where(keep_lt[:, None], top & ~is_lt, top)
+        out = np.where(together[:, None], out_t, reached) & reached.any(axis=1)[:, None]
+        self.in_match[idx] &= ~out
+        self.out_after[idx] = np.where(out, dp[:, None], self.out_after[idx])
 
     def _end_match(self, idx: np.ndarray) -> np.ndarray:
         """C3.7 places (``scoring._end_match``): sides still in first, by fewer points; then the sides out,

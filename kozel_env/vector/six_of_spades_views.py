@@ -14,7 +14,7 @@ from itertools import permutations
 
 import numpy as np
 
-from ..cards.deck import NUM_CARDS, POINTS, SUIT_MASK
+from ..cards.deck import NUM_CARDS, POINTS, SUIT_MASK, SUIT_OF
 from ..cards.six_of_spades.game import STOCK_MAX
 from ..cards.six_of_spades.tables import BEATEN_BY, HAND, MOLODKA, MOSKVA, NOT_SIX, PH_ANSWER, PH_CALL
 from .bits import Columns, Packer, popcount
@@ -103,13 +103,16 @@ def card_points(m: np.ndarray) -> np.ndarray:
             + _PIECE_POINTS[2][m >> U64(24)])
 
 
+_OFF_SUIT = np.zeros(65, U64)
+"""``_OFF_SUIT[c]``: the cards not of card ``c``'s suit (``c = 64``, no card: none)."""
+_OFF_SUIT[:NUM_CARDS] = [~SUITS[SUIT_OF[c]] for c in range(NUM_CARDS)]
+
+
 def one_suit(m: np.ndarray) -> np.ndarray:
-    """``tables.is_lead``: the cards other than ``6S`` are of one suit (or there are none)."""
+    """``tables.is_lead``: the cards other than ``6S`` are of one suit (or there are none): none is off the
+    suit of the lowest."""
     u = m & _NOT_SIX
-    ok = u == 0
-    for s in SUITS:
-        ok |= (u & ~s) == 0
-    return ok
+    return (u & _OFF_SUIT[np.bitwise_count((u & -u) - ONE)]) == 0
 
 
 def _rel(s: np.ndarray, r: np.ndarray, n: int) -> np.ndarray:
