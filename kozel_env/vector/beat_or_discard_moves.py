@@ -102,16 +102,17 @@ def can_beat(h: np.ndarray, top: np.ndarray, trump: np.ndarray) -> np.ndarray:
     out = (top != 0) & (_single_beaters(h, top, trump) != 0)
     many = (~one).nonzero()[0]
     if len(many):
-        out[many] = _many(h[many], top[many], trump[many]).any(axis=1)
+        out[many] = _many(h[many], top[many], trump[many])[:, 0] != 0  # the sets come first
     return out
 
 
 def beat_sets(h: np.ndarray, top: np.ndarray, trump: np.ndarray) -> np.ndarray:
-    """beats.beat_sets of each (hand, top, trump) as ``int64[m, MAX_SETS]`` (0: no set; order aside)."""
+    """beats.beat_sets of each (hand, top, trump) as ``int64[m, MAX_SETS]``: the sets at the front of a row
+    (their order aside), zeros after them, which the masks and the tests for "no set" read (column 0)."""
     out = np.zeros((len(h), MAX_SETS), I64)
     one = (top & (top - 1)) == 0
     out[:, :MAX_HAND] = np.where(one[:, None], _cards(_single_beaters(h, top, trump)), 0)
-    many = (~one).nonzero()[0]
+    many = (~one & (h != 0)).nonzero()[0]
     if len(many):
         out[many] = _many(h[many], top[many], trump[many])
     return out
@@ -160,7 +161,7 @@ def forced(e, live: np.ndarray) -> np.ndarray:
         live, picked, ph, cp, m = live[~ask], picked[~ask], ph[~ask], cp[~ask], m[~ask]
     h = e.hands[live, cp]
     whole = ((ph >= PH_ANSWER) & (picked == 0) & (e.offered[live] == 0) & (e.owed[live] == pc(h))
-             & ~e.beats[live].any(axis=1))
+             & (e.beats[live, 0] == 0))  # no beating set (the sets are at the front of a row)
     single = ~whole & ((m & (m - 1)) == 0)
     stop = ~(whole | single)
     keep(e, live[stop], m[stop])
@@ -284,19 +285,24 @@ def _claim(e, idx, ph) -> None:
 
 
 def ask_claims(e, idx, q) -> None:
-    """engine._ask_claims: the next seat to ask before the lead, or the lead."""
-    n = e.num_players
+    """engine._ask_claims: the next seat to ask before the lead, or the lead. Every seat from ``q`` at once
+    (asking changes nothing): the first that is asked (it holds cards and a claim is possible), unless the
+    turn reaches ``claim_stop`` first."""
+    if not len(idx):
+        return
     if e.rules.claims:
-        for _ in range(n):
-            go = q != e.claim_stop[idx]
-            asked = go & (e.hands[idx, q] != 0) & claim_possible(e, idx, q)
-            decide(e, idx[asked], PH_CLAIM, q[asked])
-            keep = go & ~asked
-            done_idx = idx[~go]
-            _lead_decision(e, done_idx)
-            idx, q = idx[keep], (q[keep] + 1) % n
-            if not len(idx):
-                return
+        n = e.num_players
+        seats = (q[:, None] + np.arange(n)) % n  # [game, j]: the j-th seat from q
+        h = e.hands[idx[:, None], seats]
+        k = pc(h)
+        stop = seats == e.claim_stop[idx][:, None]
+        asked = ((h != 0) & (k >= e.claim_floor) & (k > e.best_claim[idx][:, None])  # claim_possible
+                 & (seats != e.leader[idx][:, None]) & ((e.acted[idx][:, None] >> seats & 1) == 0))
+        j = (stop | asked).argmax(axis=1)
+        rows = np.arange(len(idx))
+        claim = asked[rows, j] & ~stop[rows, j]
+        decide(e, idx[claim], PH_CLAIM, seats[rows, j][claim])
+        idx = idx[~claim]
     _lead_decision(e, idx)
 
 
@@ -319,16 +325,20 @@ def after(e, idx, p) -> None:
     q = p
     while len(idx):
         q = (q + 1) % n
+        h = e.hands[idx, q]
+        free = (e.locked[idx] >> q & 1) == 0  # a seat that discarded may not beat (C1.6): no sets made for it
         if quick:
             hit = q == e.leader[idx]
             hand_off(e, idx[hit], END_ROUND)
-            idx, q = idx[~hit], q[~hit]
-            holds = e.hands[idx, q] != 0
-            bs = beat_sets(e.hands[idx[holds], q[holds]], e.top[idx[holds]], e.trump[idx[holds]])
+            idx, q, h, free = idx[~hit], q[~hit], h[~hit], free[~hit]
+            holds = h != 0
+            g = idx[holds]
+            bs = beat_sets(np.where(free, h, 0)[holds], e.top[g], e.trump[g])
         else:  # the beating sets of the last beater (beat again) and of a seat to answer in one call
             hit = q == e.last_beater[idx]
-            holds = hit | (e.hands[idx, q] != 0)
-            bs = beat_sets(e.hands[idx[holds], q[holds]], e.top[idx[holds]], e.trump[idx[holds]])
+            holds = hit | (h != 0)
+            g = idx[holds]
+            bs = beat_sets(np.where(free | hit, h, 0)[holds], e.top[g], e.trump[g])
             again = hit[holds]
             _offer_rebeat(e, idx[hit], q[hit], bs[again])
             bs = bs[~again]
@@ -342,7 +352,7 @@ def after(e, idx, p) -> None:
 def _offer_rebeat(e, idx, q, bs) -> None:
     if not len(idx):
         return
-    ok = bs.any(axis=1)
+    ok = bs[:, 0] != 0  # a beating set (they are at the front of a row)
     decide(e, idx[ok], PH_REBEAT, q[ok], 0, B_PASS, bs[ok])
     hand_off(e, idx[~ok], END_ROUND)
 
@@ -358,7 +368,7 @@ def _offer_answer(e, idx, q, bs) -> np.ndarray:
     n = longest_suit(h)
     cc = may & (n >= e.claim_floor) & (n > e.best_claim[idx])  # claimable
     got = np.ones(len(idx), I64)
-    bare = ~bs.any(axis=1) & ~may
+    bare = (bs[:, 0] == 0) & ~may
     if e.rules.hand_size == 4:
         k = pc(e.lead[idx])
         offered = np.where(cc, B_CLAIM, 0)

@@ -90,17 +90,17 @@ def masks(e, idx: np.ndarray) -> np.ndarray:
 
 
 def _answer_mask(e, idx, h, sel, le, owed) -> np.ndarray:
-    """The mask of an answer, a beat again or an equalising (phases after the lead)."""
-    beats = e.beats[idx]
-    used = beats.any(axis=0).nonzero()[0]
-    beats = beats[:, :used[-1] + 1 if len(used) else 0]  # the columns some game uses
+    """The mask of an answer, a beat again or an equalising (phases after the lead). The beating sets of a
+    game are at the front of its ``beats`` row (zeros after them): a game of one set or none (most) reads its
+    first column alone, a game of several all the columns some such game uses (:func:`_sets_mask`)."""
+    b = e.beats[idx, 0]
     has = sel != 0
-    r = beats & ~le[:, None]
-    agree = (beats != 0) & ((beats & le[:, None]) == sel[:, None])
-    nxt = np.where(r != 0, low_bit(r), B_PLAY)
-    with_sel = np.bitwise_or.reduce(np.where(agree, nxt, 0), axis=1)
-    without = np.bitwise_or.reduce(low_bit(beats), axis=1)
-    m = np.where(has, with_sel, without)
+    r = b & ~le
+    agree = (b != 0) & ((b & le) == sel)
+    m = np.where(has, np.where(agree, np.where(r != 0, low_bit(r), B_PLAY), 0), low_bit(b))
+    several = (e.beats[idx, 1] != 0).nonzero()[0]
+    if len(several):
+        m[several] = _sets_mask(e.beats[idx[several]], sel[several], le[several])
     left = owed - pc(sel)
     av = h & ~le
     fits = (owed > 0) & (left > 0) & (pc(av) >= left)
@@ -112,6 +112,20 @@ def _answer_mask(e, idx, h, sel, le, owed) -> np.ndarray:
     m |= np.where(fits, av, 0)
     m |= np.where((owed > 0) & (left == 0), B_DOWN, 0)
     return m | np.where(has, 0, e.offered[idx])
+
+
+def _sets_mask(beats, sel, le) -> np.ndarray:
+    """The beating part of the mask of games with several beating sets (rows of ``beats``): with cards
+    picked, the next card of every set that holds them (or play once one is complete); else every set's
+    first card."""
+    used = beats.any(axis=0).nonzero()[0]
+    beats = beats[:, :used[-1] + 1]  # the columns some game uses
+    r = beats & ~le[:, None]
+    agree = (beats != 0) & ((beats & le[:, None]) == sel[:, None])
+    nxt = np.where(r != 0, low_bit(r), B_PLAY)
+    with_sel = np.bitwise_or.reduce(np.where(agree, nxt, 0), axis=1)
+    without = np.bitwise_or.reduce(low_bit(beats), axis=1)
+    return np.where(sel != 0, with_sel, without)
 
 
 _THERMO = np.array([(1 << c) - 1 for c in range(63)], I64)
