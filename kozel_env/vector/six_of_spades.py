@@ -53,8 +53,13 @@ ONE = U64(1)
 _S16 = np.arange(16)
 _MANY_OVER = 3
 """Deals ending together in a pass from which they wait for the step's others (``_deal_over``)."""
-_MAT = np.left_shift(1, 4 * np.arange(HAND)[:, None] + np.arange(HAND))
-"""``_MAT[i, j]``: bit ``4 i + j`` of the "slot ``i`` beats top card ``j``" matrix (``COVER``'s index)."""
+_MAT = np.left_shift(1, np.arange(HAND * HAND))
+"""``_MAT[4 i + j]``: bit ``4 i + j`` of the "slot ``i`` beats top card ``j``" matrix (``COVER``'s index)."""
+_POW16 = np.left_shift(1, _S16)
+_LEAD_OK = np.array([VALID[hs] & int(_POW16[SIZE <= cap].sum()) for hs in range(HAND + 1) for cap in range(HAND + 1)])
+"""``_LEAD_OK[hs * (HAND + 1) + cap]``: the non-empty slot sets of a hand of ``hs`` with at most ``cap`` cards."""
+_SETS = np.ascontiguousarray(SLOT_SEL.T)
+"""``slots @ _SETS``: the cards of every slot set (``SLOT_SEL``)."""
 
 
 def _bitv(x) -> np.ndarray:
@@ -392,10 +397,8 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         """Seed 4 / C3.3: the legal leads, every non-empty set of at most ``lead_cap`` cards whose cards other
         than ``6S`` are of one suit (``tables.lead_sets``), as slot sets."""
         slots = self._set_slots(idx, hand)
-        sets = (slots[:, None, :] * SLOT_SEL).sum(axis=2)
-        ok = one_suit(sets) & (SIZE <= self.lead_cap[idx, None])
-        ok &= (VALID[popcount(hand)][:, None] >> _S16 & 1) == 1
-        self.fam[idx] = (ok.astype(np.int64) << _S16).sum(axis=1)
+        lead = one_suit(slots @ _SETS) @ _POW16  # the slot sets whose cards may be led together
+        self.fam[idx] = lead & _LEAD_OK[np.bitwise_count(hand) * (HAND + 1) + self.lead_cap[idx]]
         self.beat_fam[idx] = 0
 
     # -- rounds -------------------------------------------------------------------------------------------
@@ -427,7 +430,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         slots = self._set_slots(idx, hand)
         tops = np.minimum(popcount(low_bits(self.top[idx]) - ONE), NUM_CARDS)  # the top cards (NUM_CARDS: none)
         beaten_by = BB[self.trump_suit[idx][:, None], tops]
-        mat = (((beaten_by[:, None, :] & slots[:, :, None]) != 0) * _MAT).sum(axis=(1, 2))
+        mat = ((beaten_by[:, None, :] & slots[:, :, None]) != 0).reshape(len(idx), HAND * HAND) @ _MAT
         subs = SUBS[self.lead_size[idx], popcount(hand)]
         beat = COVER[mat] & subs
         self.beat_fam[idx] = beat
@@ -478,7 +481,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         if ph is None:
             ph, ss = self.phase[idx], self.sel_slots[idx]
             nxt = NEXT[(self.fam[idx] << 4) | ss]
-        cards = (self.slots[idx] * SLOT_SEL[nxt]).sum(axis=1)
+        cards = np.einsum("ij,ij->i", self.slots[idx], SLOT_SEL[nxt])
         done = (ph << 3) | (nxt == 0) << 2 | (self.beat_fam[idx] >> ss & 1) << 1 | (ss != 0)
         legal = cards | self._confirm[done]
         call = np.flatnonzero(ph == PH_CALL)
@@ -518,7 +521,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         if ch.size:
             g, c = idx[ch], ss[ch]
             self.sel_slots[g] = c
-            self.sel[g] = (self.slots[g] * SLOT_SEL[c]).sum(axis=1)
+            self.sel[g] = np.einsum("ij,ij->i", self.slots[g], SLOT_SEL[c])
         legal = self.legal[idx] = self._legal(idx, ph, ss, nxt)
         forced = (np.bitwise_count(legal) == 1) & (ph != PH_CALL)
         return idx[forced], popcount(legal[forced] - ONE)
@@ -550,7 +553,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         """A card chosen for the set being built (it stays in the hand)."""
         b = _bitv(a)
         self.sel[idx] |= b
-        self.sel_slots[idx] |= ((self.slots[idx] == b[:, None]).astype(np.int64) << np.arange(HAND)).sum(axis=1)
+        self.sel_slots[idx] |= (self.slots[idx] == b[:, None]) @ _POW16[:HAND]
 
     def apply(self, actions: np.ndarray) -> None:
         """One legal decision in every game, then every forced step (a match that ends starts the next one
