@@ -285,24 +285,19 @@ def _claim(e, idx, ph) -> None:
 
 
 def ask_claims(e, idx, q) -> None:
-    """engine._ask_claims: the next seat to ask before the lead, or the lead. Every seat from ``q`` at once
-    (asking changes nothing): the first that is asked (it holds cards and a claim is possible), unless the
-    turn reaches ``claim_stop`` first."""
-    if not len(idx):
-        return
+    """engine._ask_claims: the next seat to ask before the lead, or the lead."""
+    n = e.num_players
     if e.rules.claims:
-        n = e.num_players
-        seats = (q[:, None] + np.arange(n)) % n  # [game, j]: the j-th seat from q
-        h = e.hands[idx[:, None], seats]
-        k = pc(h)
-        stop = seats == e.claim_stop[idx][:, None]
-        asked = ((h != 0) & (k >= e.claim_floor) & (k > e.best_claim[idx][:, None])  # claim_possible
-                 & (seats != e.leader[idx][:, None]) & ((e.acted[idx][:, None] >> seats & 1) == 0))
-        j = (stop | asked).argmax(axis=1)
-        rows = np.arange(len(idx))
-        claim = asked[rows, j] & ~stop[rows, j]
-        decide(e, idx[claim], PH_CLAIM, seats[rows, j][claim])
-        idx = idx[~claim]
+        for _ in range(n):
+            go = q != e.claim_stop[idx]
+            asked = go & (e.hands[idx, q] != 0) & claim_possible(e, idx, q)
+            decide(e, idx[asked], PH_CLAIM, q[asked])
+            keep = go & ~asked
+            done_idx = idx[~go]
+            _lead_decision(e, done_idx)
+            idx, q = idx[keep], (q[keep] + 1) % n
+            if not len(idx):
+                return
     _lead_decision(e, idx)
 
 
