@@ -143,6 +143,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             self._confirm[PH_ANSWER * 8 + key] = (beat if key & 2 else down) if key & 4 else 0
         self._hold = (_holder_tables(n, 0), _holder_tables(n, 1))
         self._pow2 = 1 << np.arange(n)
+        self._ones = np.ones(n, U64)
         self._seats_in = np.array([sum(1 << s for s in range(n) if key >> self.side_of[s] & 1)
                                    for key in range(1 << self.num_sides)], np.int64)
         """``_seats_in[key]``: the seats (a mask) of the sides in ``key`` (the sides still in the match)."""
@@ -172,7 +173,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         """The seats from ``first + skip`` clockwise (up to ``first``) that hold cards, in that order
         (``int64[k, HAND]``, 0 after the last), their number and (``skip = 0``) the fewest cards one of them
         holds (``_hold``: tables over the seats holding cards)."""
-        h = self.hands[idx]
+        h = self.hands.take(idx, axis=0)
         has = h != 0
         key = (first << self.num_players) + has @ self._pow2
         order, count = self._hold[skip]
@@ -371,7 +372,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             return idx
         g = idx[lone]
         ai, na = self.answer_index[g], self.n_answer[g]
-        seats = self.answer_order[g].astype(np.int64)
+        seats = self.answer_order.take(g, axis=0).astype(np.int64)
         hands = self.hands[g[:, None], seats]
         j = np.arange(HAND)
         beaten_by = BB[self.trump_suit[g], lowest_bit_index(self.top[g])]
@@ -459,8 +460,8 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         """Seed 6 / C3.3-C3.4: the player on top takes every card of the round, refills first and leads."""
         t = self.top_seat[idx]
         side = self.side_of[t]
-        up = np.bitwise_or.reduce(self.round_up[idx], axis=1)
-        down = np.bitwise_or.reduce(self.round_down[idx], axis=1)
+        up = self.round_up.take(idx, axis=0) @ self._ones  # the seats' cards differ: their sum is their union
+        down = self.round_down.take(idx, axis=0) @ self._ones
         self.round_up[idx] = 0
         self.round_down[idx] = 0
         self.taken[idx, side] |= up | down
@@ -481,7 +482,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         if ph is None:
             ph, ss = self.phase[idx], self.sel_slots[idx]
             nxt = NEXT[(self.fam[idx] << 4) | ss]
-        cards = np.einsum("ij,ij->i", self.slots[idx], SLOT_SEL[nxt])
+        cards = np.einsum("ij,ij->i", self.slots.take(idx, axis=0), SLOT_SEL[nxt])
         done = (ph << 3) | (nxt == 0) << 2 | (self.beat_fam[idx] >> ss & 1) << 1 | (ss != 0)
         legal = cards | self._confirm[done]
         call = np.flatnonzero(ph == PH_CALL)
@@ -521,7 +522,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         if ch.size:
             g, c = idx[ch], ss[ch]
             self.sel_slots[g] = c
-            self.sel[g] = np.einsum("ij,ij->i", self.slots[g], SLOT_SEL[c])
+            self.sel[g] = np.einsum("ij,ij->i", self.slots.take(g, axis=0), SLOT_SEL[c])
         legal = self.legal[idx] = self._legal(idx, ph, ss, nxt)
         forced = (np.bitwise_count(legal) == 1) & (ph != PH_CALL)
         return idx[forced], popcount(legal[forced] - ONE)
@@ -553,7 +554,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         """A card chosen for the set being built (it stays in the hand)."""
         b = _bitv(a)
         self.sel[idx] |= b
-        self.sel_slots[idx] |= (self.slots[idx] == b[:, None]) @ _POW16[:HAND]
+        self.sel_slots[idx] |= (self.slots.take(idx, axis=0) == b[:, None]) @ _POW16[:HAND]
 
     def apply(self, actions: np.ndarray) -> None:
         """One legal decision in every game, then every forced step (a match that ends starts the next one

@@ -108,15 +108,15 @@ class DealFlow:
         rounds are for the caller to start)."""
         r = self.rules
         k = len(idx)
-        playing = self.in_match[idx].copy()
-        pts = card_points(self.taken[idx])
+        playing = self.in_match.take(idx, axis=0)
+        pts = card_points(self.taken.take(idx, axis=0))
         most = np.where(playing, pts, -1).max(axis=1, keepdims=True)
         tied = playing & (pts == most)
         ntied = tied.sum(axis=1, keepdims=True)
         line = np.where(playing.sum(axis=1, keepdims=True) == 3, r.line_three, r.line)
         p0, p1, p2 = r.penalties
         pen = np.where(pts >= line, p0, p1)
-        pen = np.where(self.tricks[idx] == 0, p2, pen)
+        pen = np.where(self.tricks.take(idx, axis=0) == 0, p2, pen)
         pen = np.where(tied, np.where(ntied == 1, 0, r.tie_penalty), pen)
         pen = np.where(playing, pen, 0)
         written = self.ledger.settle(idx, pen, playing & (pen != 0))
@@ -128,7 +128,7 @@ class DealFlow:
         self.deals_played[idx] = dp
         winners = tied & (ntied == 1)
         self.end_deal_outputs(idx, written, scores, winners, np.zeros(k, bool))  # not one a set-up ended
-        last = self.in_match[idx].sum(axis=1) <= 1
+        last = self.in_match.take(idx, axis=0).sum(axis=1) <= 1
         limit = ~last & (dp >= r.max_deals)
         single = ~last & ~limit & self.single_deal
         deal = [idx[~(last | limit | single)]]

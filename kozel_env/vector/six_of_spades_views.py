@@ -159,10 +159,11 @@ class Views:
         self.side_rot = (np.arange(ns)[:, None] + np.arange(ns)) % ns
         """``side_rot[sd, dd]``: the side ``dd`` places after side ``sd`` (relative side ``dd``)."""
         self.qbit = ONE << np.arange(n, dtype=U64)
+        self.ones = np.ones(n, U64)
         self.size_shift = (np.arange(n) * (HAND + 1)).astype(U64)
         """Where relative seat ``q``'s ``hand_sizes`` one-hot starts in their column (``_layout``)."""
         self._base = {}
-        """Per batch size: the game numbers, and the flat offsets of each game's seat and side rows."""
+        """Per batch size: the flat offsets of each game's ``call_order``, seat and side rows."""
 
     def _layout(self, n: int, ns: int) -> tuple:
         """(position, width) of every column :meth:`observe` builds, in its order (from ``obs_spec``)."""
@@ -208,25 +209,30 @@ class Views:
         base = self._base.get(B)
         if base is None:
             rows = np.arange(B)
-            base = self._base[B] = (rows, rows[:, None] * n, rows[:, None] * ns)
-        rows, seat_base, side_base = base
+            base = self._base[B] = (rows * HAND, rows[:, None] * n, rows[:, None] * ns)
+        order_base, seat_base, side_base = base
         cp, ph = e.current_player, e.phase
         live = cp >= 0
         answer, calling = ph == PH_ANSWER, ph == PH_CALL
-        fl = self.rot[r] + seat_base  # flat index of relative seat q: fl[:, q]
+        fl = self.rot.take(r, axis=0) + seat_base  # flat index of relative seat q: fl[:, q]
         own = fl[:, 0]
         h = e.hands.ravel().take(fl)
         r2 = 2 * r
         indeal = (e.in_deal | e.in_deal << n) >> r & ((1 << n) - 1)  # the seats in the deal, relative
-        rel = self.rel
+        rn = r + n
+        rf = self.rel.ravel()
+
+        def rel(x):  # seat x as seen from r (``self.rel[x + 1, r]``)
+            return rf.take(x * n + rn)
+
         d = e.trump_drawn_by
         sizes = np.where((indeal[:, None] >> np.arange(n)) & 1, ONE << (np.bitwise_count(h) + self.size_shift), z)
+        sizes = sizes @ self.ones  # the seats' one-hots side by side (disjoint: their sum)
         first = [h[:, 0], np.where(live & (cp == r), e.sel, z), np.where(live, ONE << np.minimum(ph, 2).astype(U64), z),
-                 rel[cp + 1, r], _bit(r), _bit(e.trump_suit), _bit(e.trump_card),
-                 np.where(d < 0, ONE, rel[d + 1, r] << ONE), *_thermo(e.stock_len, STOCK_MAX), rel[e.dealer + 1, r],
-                 rel[np.where(live, e.leader, -1) + 1, r], rel[e.last_taker + 1, r], sizes.sum(axis=1),
-                 indeal.astype(U64)]
-        asked = e.call_order[rows, np.minimum(e.call_index, HAND - 1)].astype(np.int64)
+                 rel(cp), _bit(r), _bit(e.trump_suit), _bit(e.trump_card),
+                 np.where(d < 0, ONE, rel(d) << ONE), *_thermo(e.stock_len, STOCK_MAX), rel(e.dealer),
+                 rel(np.where(live, e.leader, -1)), rel(e.last_taker), sizes, indeal.astype(U64)]
+        asked = e.call_order.ravel().take(order_base + np.minimum(e.call_index, HAND - 1)).astype(np.int64)
         offer = (ONE << U64(MOSKVA)) | np.where(e.stand_kind < 0, ONE << U64(MOLODKA), z)
         calls = e.calls | e.calls << 2 * n
         calls_rel = (calls >> r2 & ((1 << 2 * n) - 1)).astype(U64)
@@ -234,16 +240,16 @@ class Views:
         second = [np.where(answer, e.lead, z), np.where(answer, e.top, z),
                   np.where(answer, ONE << np.maximum(e.lead_size - 1, 0).astype(U64), z),
                   np.where(answer & (e.lead_call > 0), ONE << call, z),
-                  rel[np.where(answer, e.top_seat, -1) + 1, r], np.where(answer, e.round_down.ravel()[own], z),
+                  rel(np.where(answer, e.top_seat, -1)), np.where(answer, e.round_down.ravel().take(own), z),
                   np.where(calling, offer << (U64(2) * _rel(asked, r, n)), z), np.where(calling, calls_rel, z)]
-        sfl = self.side_rot[e.side_of[r]] + side_base  # flat index of relative side dd: sfl[:, dd]
+        sfl = self.side_rot.take(e.side_of.take(r), axis=0) + side_base  # flat index of relative side dd: sfl[:, dd]
         tk = e.taken.ravel().take(sfl)
         took = e.tricks.ravel().take(sfl) > 0
-        known = e.face_up.ravel().take(sfl) | (e.laid_down.ravel()[own][:, None] & tk)
+        known = e.face_up.ravel().take(sfl) | (e.laid_down.ravel().take(own)[:, None] & tk)
         sides = [np.where(took, known, z), took.astype(U64),
                  *_thermo(np.where(took, popcount(tk) - popcount(known), 0), NUM_CARDS - HAND),
                  *_thermo(e.ledger.scores.ravel().take(sfl), self.score_bits), e.in_match.ravel().take(sfl).astype(U64)]
-        downs = np.where(e.round_down.ravel().take(fl) != 0, self.qbit, z).sum(axis=1)
+        downs = (e.round_down.ravel().take(fl) != 0) @ self.qbit
         rows_ = [*first, *e.round_up.ravel().take(fl).T, downs, *second, *(x for v in sides for x in v.T),
                  *_thermo(e.deals_played, self.max_deals)]
         self.cols.pack(rows_, self.layout, self.spec.size, out)
