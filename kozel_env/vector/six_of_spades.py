@@ -144,6 +144,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         self._hold = (_holder_tables(n, 0), _holder_tables(n, 1))
         self._pow2 = 1 << np.arange(n)
         self._ones = np.ones(n, U64)
+        self._ones_hand, self._ones_draw = np.ones(HAND, U64), np.ones(n * HAND, U64)
         self._seats_in = np.array([sum(1 << s for s in range(n) if key >> self.side_of[s] & 1)
                                    for key in range(1 << self.num_sides)], np.int64)
         """``_seats_in[key]``: the seats (a mask) of the sides in ``key`` (the sides still in the match)."""
@@ -205,21 +206,21 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         if live.size < len(idx):
             idx, taker, ln = idx[live], taker[live], ln[live]
         n, k = self.num_players, len(idx)
-        seats = self._rot[taker]
+        seats = self._rot.take(taker, axis=0)
         g = idx[:, None]
-        h = self.hands[g, seats]
+        h = self.hands.ravel().take(g * n + seats)
         need = (HAND - np.bitwise_count(h)) * (self.in_deal[g] >> seats & 1)  # none for a seat out of the deal
         want = need[:, self._draw_seat] > self._draw_round
         t = np.cumsum(want, axis=1)  # the slot's draw is the t-th (from 1)
         take = want & (t <= ln[:, None])
         pos = np.minimum((self.stock_base[idx] + ln)[:, None] - t, NUM_CARDS - 1)  # t = 0: no draw yet
-        got = np.where(take, _bitv(self.deck[g, pos]), U64(0))
+        got = np.where(take, _bitv(self.deck.ravel().take(g * NUM_CARDS + pos)), U64(0))
         if self._fill_each:
-            self.hands[g, seats] = h | got.reshape(k, n, HAND).sum(axis=2)
+            self.hands[g, seats] = h | got.reshape(k, n, HAND) @ self._ones_hand
         else:
-            self.hands[g, seats] = h | got.reshape(k, HAND, n).sum(axis=1)
-        left = self.stock_len[idx] = ln - take.sum(axis=1)
-        self.stock_mask[idx] &= ~got.sum(axis=1)
+            self.hands[g, seats] = h | np.einsum("irq->iq", got.reshape(k, HAND, n))
+        left = self.stock_len[idx] = ln - np.count_nonzero(take, axis=1)
+        self.stock_mask[idx] &= ~(got @ self._ones_draw)
         tr = np.flatnonzero(left == 0)  # the trump card, deck[stock_base], was the last drawn
         if tr.size:
             last = take[tr] & (t[tr] == ln[tr, None])
@@ -373,7 +374,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         g = idx[lone]
         ai, na = self.answer_index[g], self.n_answer[g]
         seats = self.answer_order.take(g, axis=0).astype(np.int64)
-        hands = self.hands[g[:, None], seats]
+        hands = self.hands.ravel().take(g[:, None] * self.num_players + seats)
         j = np.arange(HAND)
         beaten_by = BB[self.trump_suit[g], lowest_bit_index(self.top[g])]
         down = (j < ai[:, None]) | ((popcount(hands) == 1) & ((hands & beaten_by[:, None]) == 0))
