@@ -13,12 +13,17 @@ end, the trump card ``deck[stock_base]`` last); the answer and call orders are s
 calls made before a lead are a mask (bit ``2 * seat + kind``) and the standing one (``stand_seat``,
 ``stand_kind``); the legal sets of the lead or answer being built (and the beating ones) are 16-bit families
 over the hand's *slots* (its cards in increasing id, ``slots``), the chosen cards ``sel`` also as ``sel_slots``;
-``legal`` keeps the legal actions the last settle found (what ``legal_mask`` returns).
+``legal`` keeps the legal actions the last settle found (what ``legal_mask`` returns). A round's fields
+are cleared only where they would be read before being set: a round's start clears the call question's
+fields and the selection, ``_lay_lead`` sets the lead's (the observation shows them only while answering).
 Forced steps (the scalar ``settle``) are taken in passes over the games that still have one, each pass
-cheap for few games: a pass chooses every forced card of a set at once (``CLOSE``) before the forced
-``lead`` / ``beat`` / ``down``; a chosen card's forced steps join the step's own actions (``apply``); the
-turns begun in a pass are set up together (``_flush``), which takes the end of a deal's forced one-card
-leads and downs on the spot; a deal that ends deals the next one in the same pass (``_deal_over``).
+cheap for few games: a pass chooses every forced card of a set at once (``CLOSE``; with the next legal
+cards, one ``STEP`` lookup) before the forced ``lead`` / ``beat`` / ``down``; a chosen card's forced steps
+join the step's own actions (``apply``); the rounds that end in a pass finish together and the turns begun
+in it are set up together (``_flush``), which takes the end of a deal's forced one-card leads and downs on
+the spot. A few deals that end in a pass deal the next ones in that pass (``_deal_over``); more (a large
+batch, whose deals end in several passes) wait, holding no legal action, and end with the step's others
+once no forced step is left (``_deals_end``): one deal end and one new deal per step.
 """
 from __future__ import annotations
 
