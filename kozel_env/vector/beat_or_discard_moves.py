@@ -36,7 +36,7 @@ from ..cards.beat_or_discard.tables import (
     PH_LEAD,
     PH_REBEAT,
 )
-from .beat_or_discard_views import SUIT_SHIFTS, bit_length, claim_possible, longest_suit, masks, pc
+from .beat_or_discard_views import SUIT_SHIFTS, bit_length, claim_possible, longest_suit, masks, pc, seat
 
 I64 = np.int64
 MAX_HAND = 6
@@ -159,7 +159,7 @@ def forced(e, live: np.ndarray) -> np.ndarray:
     if ask.any():
         keep(e, live[ask], m[ask])
         live, picked, ph, cp, m = live[~ask], picked[~ask], ph[~ask], cp[~ask], m[~ask]
-    h = e.hands[live, cp]
+    h = seat(e.hands, live, cp)
     whole = ((ph >= PH_ANSWER) & (picked == 0) & (e.offered[live] == 0) & (e.owed[live] == pc(h))
              & (e.beats[live, 0] == 0))  # no beating set (the sets are at the front of a row)
     single = ~whole & ((m & (m - 1)) == 0)
@@ -263,7 +263,7 @@ def _claim(e, idx, ph) -> None:
     """engine._claim: before the lead, the claim question goes on; after it, every card of the round goes
     back to its owner and the claimer leads."""
     p = e.current_player[idx]
-    n = longest_suit(e.hands[idx, p])
+    n = longest_suit(seat(e.hands, idx, p))
     e.claims[idx, p] = n
     e.best_claim[idx] = n
     e.leader[idx] = p
@@ -290,7 +290,7 @@ def ask_claims(e, idx, q) -> None:
     if e.rules.claims:
         for _ in range(n):
             go = q != e.claim_stop[idx]
-            asked = go & (e.hands[idx, q] != 0) & claim_possible(e, idx, q)
+            asked = go & (seat(e.hands, idx, q) != 0) & claim_possible(e, idx, q)
             decide(e, idx[asked], PH_CLAIM, q[asked])
             keep = go & ~asked
             done_idx = idx[~go]
@@ -320,7 +320,7 @@ def after(e, idx, p) -> None:
     q = p
     while len(idx):
         q = (q + 1) % n
-        h = e.hands[idx, q]
+        h = seat(e.hands, idx, q)
         free = (e.locked[idx] >> q & 1) == 0  # a seat that discarded may not beat (C1.6): no sets made for it
         if quick:
             hit = q == e.leader[idx]
@@ -357,7 +357,7 @@ def _offer_answer(e, idx, q, bs) -> np.ndarray:
     (the round ended: handed off)."""
     if not len(idx):
         return np.zeros(0, I64)
-    h = e.hands[idx, q]
+    h = seat(e.hands, idx, q)
     bs[(e.locked[idx] >> q & 1) == 1] = 0
     may = claim_possible(e, idx, q)
     n = longest_suit(h)
@@ -368,7 +368,7 @@ def _offer_answer(e, idx, q, bs) -> np.ndarray:
         k = pc(e.lead[idx])
         offered = np.where(cc, B_CLAIM, 0)
     else:
-        k = pc(h) - pc(e.hands[idx, e.last_beater[idx]])
+        k = pc(h) - pc(seat(e.hands, idx, e.last_beater[idx]))
         got[bare & (k <= 0)] = 0
         test = (bare & (k > 0)).nonzero()[0]
         if len(test):

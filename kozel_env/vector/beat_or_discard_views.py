@@ -46,6 +46,11 @@ def low_bit(x: np.ndarray) -> np.ndarray:
     return x & -x
 
 
+def seat(x: np.ndarray, idx: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``x[idx, q]`` of a per-seat array ``x[B, n]``: one flat ``take`` (cheaper than a pair of index arrays)."""
+    return x.ravel().take(idx * x.shape[1] + q)
+
+
 def longest_suit(h: np.ndarray) -> np.ndarray:
     """tables.longest_suit of each hand: the most cards of one suit."""
     return np.maximum(np.maximum(pc(h & 511), pc(h >> 9 & 511)), np.maximum(pc(h >> 18 & 511), pc(h >> 27 & 511)))
@@ -53,14 +58,14 @@ def longest_suit(h: np.ndarray) -> np.ndarray:
 
 def claim_possible(e, idx: np.ndarray, q: np.ndarray) -> np.ndarray:
     """engine.claim_possible of seat ``q`` in games ``idx`` (public counts only)."""
-    k = pc(e.hands[idx, q])
+    k = pc(seat(e.hands, idx, q))
     return ((k >= e.claim_floor) & (k > e.best_claim[idx]) & (q != e.leader[idx])
             & ((e.acted[idx] >> q & 1) == 0))
 
 
 def claimable(e, idx: np.ndarray, q: np.ndarray) -> np.ndarray:
     """engine.claimable: a claim is possible and the longest suit is long enough."""
-    n = longest_suit(e.hands[idx, q])
+    n = longest_suit(seat(e.hands, idx, q))
     return claim_possible(e, idx, q) & (n >= e.claim_floor) & (n > e.best_claim[idx])
 
 
@@ -68,7 +73,7 @@ def masks(e, idx: np.ndarray) -> np.ndarray:
     """engine.legal_mask of games ``idx`` (int64 action masks; 0 where the match is over)."""
     ph = e.phase[idx]
     cp = np.maximum(e.current_player[idx], 0)
-    h = e.hands[idx, cp]
+    h = seat(e.hands, idx, cp)
     sel = e.picked[idx]
     has = sel != 0
     bl = bit_length(sel)
