@@ -162,8 +162,8 @@ class Views:
         self.ones = np.ones(n, U64)
         self.size_shift = (np.arange(n) * (HAND + 1)).astype(U64)
         """Where relative seat ``q``'s ``hand_sizes`` one-hot starts in their column (``_layout``)."""
-        self._base = {}
-        """Per batch size: the flat offsets of each game's ``call_order``, seat and side rows."""
+        self._base = (-1,)
+        """The batch size last observed and the flat offsets of each game's ``call_order``, seat and side rows."""
 
     def _layout(self, n: int, ns: int) -> tuple:
         """(position, width) of every column :meth:`observe` builds, in its order (from ``obs_spec``)."""
@@ -206,11 +206,10 @@ class Views:
         if out is None:
             out = np.empty((B, self.spec.size), np.float32)
         z = U64(0)
-        base = self._base.get(B)
-        if base is None:
+        if self._base[0] != B:  # the last batch size only (an opponents' sub-batch changes size every step)
             rows = np.arange(B)
-            base = self._base[B] = (rows * HAND, rows[:, None] * n, rows[:, None] * ns)
-        order_base, seat_base, side_base = base
+            self._base = (B, rows * HAND, rows[:, None] * n, rows[:, None] * ns)
+        _, order_base, seat_base, side_base = self._base
         cp, ph = e.current_player, e.phase
         live = cp >= 0
         answer, calling = ph == PH_ANSWER, ph == PH_CALL
