@@ -61,6 +61,10 @@ _MANY_OVER = 3
 _MAT = np.left_shift(1, np.arange(HAND * HAND))
 """``_MAT[4 i + j]``: bit ``4 i + j`` of the "slot ``i`` beats top card ``j``" matrix (``COVER``'s index)."""
 _POW16 = np.left_shift(1, _S16)
+_CALL_LEGAL = np.array([(1 << A_PASS) | ((1 << (A_MOSKVA + kind)) if kind >= 0 and (
+    best < 0 or (kind == MOSKVA and best == MOLODKA)) else 0) for kind in (-1, 0, 1) for best in (-1, 0, 1)], U64)
+"""``_CALL_LEGAL[(kind + 1) * 3 + best + 1]``: ``pass``, and the hand's call ``kind`` (-1: none) if it beats
+the standing one ``best`` (-1: none; only Moskva beats Molodka, C3.5)."""
 _LEAD_OK = np.array([VALID[hs] & int(_POW16[SIZE <= cap].sum()) for hs in range(HAND + 1) for cap in range(HAND + 1)])
 """``_LEAD_OK[hs * (HAND + 1) + cap]``: the non-empty slot sets of a hand of ``hs`` with at most ``cap`` cards."""
 _SETS = np.ascontiguousarray(SLOT_SEL.T)
@@ -246,7 +250,7 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
             idx, order, nh, cap = self._deal_over(idx, order, nh, cap, over)
             if not idx.size:
                 return
-        self.leader[idx] = order[:, 0]
+        self.leader[idx] = self.current_player[idx] = order[:, 0]  # the first holder: asked first, or leads
         self.lead_cap[idx] = cap
         full = cap == HAND
         calls = self.rules.calls
@@ -268,7 +272,10 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         if calls == "offer":
             self.call_order[idx] = order
             self.n_call[idx] = np.where(full, nh, 0)
-        self._next_offer(idx)
+            self.phase[idx[full]] = PH_CALL  # nobody asked yet: the first holder is (``_next_offer``)
+            idx = idx[~full]
+        if idx.size:
+            self._todo_lead.append(idx)
 
     def _deal_over(self, idx: np.ndarray, order: np.ndarray, nh: np.ndarray, cap: np.ndarray,
                    over: np.ndarray) -> tuple:
@@ -328,7 +335,6 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         rest = idx[~ask]
         if not rest.size:
             return
-        self.call_index[rest] = self.n_call[rest]
         called = self.stand_kind[rest] >= 0
         c = rest[called]
         if c.size:
@@ -497,11 +503,10 @@ class BatchedSixOfSpades(DealFlow, BatchedGame):
         return legal
 
     def _call_legal(self, idx: np.ndarray) -> np.ndarray:
-        """At a call question: ``pass`` and the call the hand makes if it beats the standing one (C3.5)."""
+        """At a call question: ``pass`` and the call the hand makes if it beats the standing one (C3.5;
+        ``_CALL_LEGAL``)."""
         kind = self._call_kind(self.hands[idx, self.current_player[idx]])
-        best = self.stand_kind[idx]
-        ok = (kind >= 0) & ((best < 0) | ((kind == MOSKVA) & (best == MOLODKA)))
-        return (ONE << U64(A_PASS)) | np.where(ok, ONE << (A_MOSKVA + np.maximum(kind, 0)).astype(U64), U64(0))
+        return _CALL_LEGAL[(kind + 1) * 3 + self.stand_kind[idx] + 1]
 
     def _settle(self, idx: np.ndarray) -> None:
         """``settle``: take every forced step (the one legal action, except at a call question), in passes
