@@ -114,8 +114,8 @@ def chunk_path(out: Path, j: int) -> Path:
     return Path(out) / f"chunk_{j:05d}.npz"
 
 
-def _write_chunk(out: str, j: int, args: tuple) -> int:
-    arrays = make_chunk(*args[:3], args[3], j, *args[4:])
+def _write_chunk(out: str, j: int, job: dict) -> int:
+    arrays = make_chunk(j=j, **job)
     path = chunk_path(Path(out), j)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as f:
@@ -151,15 +151,16 @@ def generate(env_name: str, out, positions: int, teacher: str = "hard", policy: 
         meta.write_text(json.dumps(settings, indent=1) + "\n")
     count = -(-positions // chunk)
     todo = [j for j in range(count) if not chunk_path(out, j).exists()]
-    args = (env_name, teacher, policy, int(seed), int(chunk), env_options)
+    job = {"env_name": env_name, "teacher": teacher, "policy_path": policy, "seed": int(seed), "size": int(chunk),
+           "env_options": env_options}
     if workers == 1 or len(todo) <= 1:
         for j in todo:
-            _write_chunk(str(out), j, args)
+            _write_chunk(str(out), j, job)
             if log:
                 log(f"chunk {j} written ({count - len(todo) + todo.index(j) + 1}/{count})")
     else:
         with ProcessPoolExecutor(min(workers, len(todo)), mp_context=get_context("spawn")) as pool:
-            for k, j in enumerate(pool.map(_write_chunk, [str(out)] * len(todo), todo, [args] * len(todo))):
+            for k, j in enumerate(pool.map(_write_chunk, [str(out)] * len(todo), todo, [job] * len(todo))):
                 if log:
                     log(f"chunk {j} written ({count - len(todo) + k + 1}/{count})")
     return [chunk_path(out, j) for j in range(count)]
