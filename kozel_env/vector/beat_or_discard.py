@@ -34,6 +34,7 @@ Two cases of the scalar engine the batch treats specially:
 from __future__ import annotations
 
 import copy
+import os
 
 import numpy as np
 
@@ -41,6 +42,7 @@ from ..cards.beat_or_discard.game import BeatOrDiscardGame
 from ..cards.beat_or_discard.setup import _match as new_match
 from ..cards.beat_or_discard.tables import PH_OVER
 from . import beat_or_discard_deal as deals
+from . import beat_or_discard_jit as jit
 from . import beat_or_discard_moves as moves
 from . import beat_or_discard_round as rounds
 from . import beat_or_discard_views as views
@@ -61,6 +63,11 @@ MOVED = ("top", "lead", "locked", "acted", "best_claim", "leader", "last_beater"
          "picked", "owed", "offered", "revealed", "trump", "stock", "claim_stop", "diamond_leader", "last_taker",
          "equalise_taker", "equalise_to", "first_game", "deals_played")
 """The per-game fields the array moves change (written back before a hand-off)."""
+
+
+def use_jit_default() -> bool:
+    """The compiled step unless ``KOZEL_JIT=0`` (read when an engine is built), where numba is importable."""
+    return os.environ.get("KOZEL_JIT", "1") != "0" and jit.AVAILABLE
 
 
 class _PackedSpec:
@@ -87,8 +94,14 @@ class BatchedBeatOrDiscard(BatchedGame):
     step outweighs them) step every game's scalar state, which is then the source of truth (measured: the two
     ways break even near 256 games, ~54k decisions/s each; scalar ahead at 192, arrays ~30% ahead at 320)."""
 
-    def __init__(self, game: BeatOrDiscardGame, num_envs: int, single_deal: bool = False):
+    JIT_ARRAYS_FROM = 1
+    """The same for the compiled step (:mod:`.beat_or_discard_jit`): its fixed cost per step is small."""
+
+    def __init__(self, game: BeatOrDiscardGame, num_envs: int, single_deal: bool = False, use_jit: bool | None = None):
         super().__init__(game, num_envs, single_deal)
+        self.jit = use_jit_default() if use_jit is None else bool(use_jit)
+        if self.jit and not jit.AVAILABLE:
+            raise ImportError("the compiled step needs numba: pip install kozel_env[fast] (or KOZEL_JIT=0)")
         B, n, S = self.num_envs, self.num_players, self.num_sides
         self.states = np.full(B, None, object)
         self.match_seed = np.zeros(B, np.uint64)
@@ -109,9 +122,11 @@ class BatchedBeatOrDiscard(BatchedGame):
         self._setup = {"single_deal": True} if self.single_deal else None
         self.obs_layout = views.obs_layout(self)
         self.obs_words = views.Words(self)
-        self.arrays = self.num_envs >= self.ARRAYS_FROM
+        self.arrays = self.num_envs >= (self.JIT_ARRAYS_FROM if self.jit else self.ARRAYS_FROM)
         if self.arrays:
             moves._tables()
+            if self.jit:
+                self._jit_tables = jit.tables(self)
         self._packed_game = copy.copy(game)
         self._packed_game.obs_spec = _PackedSpec()
 
@@ -236,13 +251,17 @@ class BatchedBeatOrDiscard(BatchedGame):
         if not self.arrays:
             self._apply_scalar(acts.tolist())
             return
-        idx = (self.phase != PH_OVER).nonzero()[0]
         handoff = self.handoff
-        handoff[:] = 0
-        self.mask_ok[:] = False
-        live, a = moves.picks(self, idx, acts[idx])
-        moves.apply(self, live, a)
-        self._settle(live)
+        if self.jit:
+            jit.apply_all(jit.state(self), acts, self._jit_tables)
+            self._game_ends()
+        else:
+            idx = (self.phase != PH_OVER).nonzero()[0]
+            handoff[:] = 0
+            self.mask_ok[:] = False
+            live, a = moves.picks(self, idx, acts[idx])
+            moves.apply(self, live, a)
+            self._settle(live)
         over = (handoff == moves.MATCH_OVER).nonzero()[0]  # the outputs recorded: the next match
         if len(over):
             handoff[over] = 0
@@ -256,6 +275,10 @@ class BatchedBeatOrDiscard(BatchedGame):
         and the equalising (handed off by the moves), then one forced step (:func:`.beat_or_discard_moves.forced`);
         the other hand-offs stay for the scalar code."""
         handoff = self.handoff
+        if self.jit:
+            jit.settle(jit.state(self), live, self._jit_tables)
+            self._game_ends()
+            return
         while len(live):
             ho = handoff[live]
             ends, eqs = live[ho == moves.END_ROUND], live[ho == moves.EQUALISE]
@@ -267,6 +290,18 @@ class BatchedBeatOrDiscard(BatchedGame):
             elif ho.any():
                 live = live[ho == 0]
             live = moves.forced(self, live)
+
+    def _game_ends(self) -> None:
+        """The compiled step's games at the end of a game (``GAME_END``): the array ``end_game`` (the score,
+        the next deal, or a hand-off of the match end), then the new deals' forced steps, until none is left."""
+        handoff = self.handoff
+        ends = (handoff == jit.GAME_END).nonzero()[0]
+        while len(ends):
+            handoff[ends] = 0
+            deals.end_game(self, ends)
+            dealt = ends[handoff[ends] == 0]
+            jit.settle(jit.state(self), dealt, self._jit_tables)
+            ends = dealt[handoff[dealt] == jit.GAME_END]
 
     def _apply_scalar(self, acts: list) -> None:
         """A small batch: ``apply_action`` of every game's scalar state (the source of truth in this mode)."""

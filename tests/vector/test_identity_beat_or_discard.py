@@ -6,13 +6,16 @@ A match over at its set-up (four aces or four sixes dealt, C1.14) is skipped by 
 starts the next match of the game's seed stream; on the AEC side that is ``reset()`` called again
 (:func:`_skip_matches_over_at_setup`).
 
-Every test runs twice: with the engine's array moves (``ARRAYS_FROM = 1``) and with its small-batch mode,
-where each game steps its scalar state (``ARRAYS_FROM`` above any batch here)."""
+Every test runs three times: with the engine's compiled step (numba, :mod:`kozel_env.vector.beat_or_discard_jit`;
+skipped where the extra ``fast`` is not installed), with its numpy array moves (``KOZEL_JIT=0``, ``ARRAYS_FROM =
+1``) and with its small-batch mode, where each game steps its scalar state (``ARRAYS_FROM`` above any batch
+here)."""
 import numpy as np
 import pytest
 
 from kozel_env import beat_or_discard_v0, vector
 from kozel_env.registry import ENVIRONMENTS
+from kozel_env.vector import beat_or_discard_jit
 from kozel_env.vector.beat_or_discard import BatchedBeatOrDiscard
 from tests.vector import test_env
 from tests.vector.test_identity import run_identity
@@ -24,10 +27,16 @@ CASES = [opts for opts in ENVIRONMENTS["beat_or_discard_v0"][1]] + [
 IDS = [f"beat_or_discard-{i}" for i in range(len(CASES))]
 
 
-@pytest.fixture(autouse=True, params=["arrays", "scalar"])
+@pytest.fixture(autouse=True, params=["jit", "arrays", "scalar"])
 def _engine_mode(request, monkeypatch):
-    """Both ways the engine steps: in arrays, or each game's scalar state (a small batch)."""
-    monkeypatch.setattr(BatchedBeatOrDiscard, "ARRAYS_FROM", 1 if request.param == "arrays" else 10 ** 9)
+    """Every way the engine steps: the compiled step, the numpy array moves, or each game's scalar state (a
+    small batch)."""
+    if request.param == "jit" and not beat_or_discard_jit.AVAILABLE:
+        pytest.skip("the compiled step needs numba: pip install kozel_env[fast]")
+    monkeypatch.setenv("KOZEL_JIT", "1" if request.param == "jit" else "0")
+    arrays_from = 10 ** 9 if request.param == "scalar" else 1
+    monkeypatch.setattr(BatchedBeatOrDiscard, "ARRAYS_FROM", arrays_from)
+    monkeypatch.setattr(BatchedBeatOrDiscard, "JIT_ARRAYS_FROM", arrays_from)
     return request.param
 
 
