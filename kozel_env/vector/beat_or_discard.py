@@ -126,7 +126,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         if self.arrays:
             moves._tables()
             if self.jit:
-                self._jit_tables = jit.tables(self)
+                self._jit_tables, self._jit_scratch = jit.tables(self), jit.scratch()
         self._packed_game = copy.copy(game)
         self._packed_game.obs_spec = _PackedSpec()
 
@@ -251,14 +251,14 @@ class BatchedBeatOrDiscard(BatchedGame):
         if not self.arrays:
             self._apply_scalar(acts.tolist())
             return
+        idx = (self.phase != PH_OVER).nonzero()[0]
         handoff = self.handoff
+        handoff[:] = 0
+        self.mask_ok[:] = False
         if self.jit:
-            jit.apply_all(jit.state(self), acts, self._jit_tables)
+            jit.steps(jit.state(self), idx, acts[idx], self._jit_tables, self._jit_scratch)
             self._game_ends()
         else:
-            idx = (self.phase != PH_OVER).nonzero()[0]
-            handoff[:] = 0
-            self.mask_ok[:] = False
             live, a = moves.picks(self, idx, acts[idx])
             moves.apply(self, live, a)
             self._settle(live)
@@ -276,7 +276,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         the other hand-offs stay for the scalar code."""
         handoff = self.handoff
         if self.jit:
-            jit.settle(jit.state(self), live, self._jit_tables)
+            self._forced(live)
             self._game_ends()
             return
         while len(live):
@@ -291,6 +291,10 @@ class BatchedBeatOrDiscard(BatchedGame):
                 live = live[ho == 0]
             live = moves.forced(self, live)
 
+    def _forced(self, idx: np.ndarray) -> None:
+        """The compiled step's forced steps (engine._run_forced) in games ``idx``."""
+        jit.steps(jit.state(self), idx, np.full(len(idx), -1, I64), self._jit_tables, self._jit_scratch)
+
     def _game_ends(self) -> None:
         """The compiled step's games at the end of a game (``GAME_END``): the array ``end_game`` (the score,
         the next deal, or a hand-off of the match end), then the new deals' forced steps, until none is left."""
@@ -300,7 +304,7 @@ class BatchedBeatOrDiscard(BatchedGame):
             handoff[ends] = 0
             deals.end_game(self, ends)
             dealt = ends[handoff[ends] == 0]
-            jit.settle(jit.state(self), dealt, self._jit_tables)
+            self._forced(dealt)
             ends = dealt[handoff[dealt] == jit.GAME_END]
 
     def _apply_scalar(self, acts: list) -> None:

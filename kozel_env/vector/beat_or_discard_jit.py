@@ -57,7 +57,16 @@ AVAILABLE = numba is not None
 
 
 def _njit(fn):
-    return numba.njit(cache=True)(fn) if AVAILABLE else fn
+    """A helper of the kernels, inlined where it is called (numba IR inlining: every big step has one call
+    site, :func:`follow`), compiled without numba's reference counting (``_nrt=False``: nothing is allocated
+    inside, the arrays are the engine's, so no array's count is raised and lowered at every use of the state
+    tuple)."""
+    return numba.njit(cache=True, _nrt=False, inline="always")(fn) if AVAILABLE else fn
+
+
+def _kernel(fn):
+    """An entry point of the compiled step (as :func:`_njit`, not inlined: called from Python)."""
+    return numba.njit(cache=True, _nrt=False)(fn) if AVAILABLE else fn
 
 
 GAME_END = 6
@@ -90,6 +99,11 @@ def tables(e) -> tuple:
     """``(R, side_of, BEATERS, OK, SUIT_OF)``: the rules (:func:`rules`), the seat's side, the cards beating a card
     (``BEATERS[trump * 36 + card]``), the suit-wise beat table of :func:`.beat_or_discard_moves._tables`."""
     return rules(e), np.asarray(e.side_of, np.int64), BEATERS, _tables()[0], SUIT_OF
+
+
+def scratch() -> np.ndarray:
+    """The kernels' scratch: a seat's beating sets, then the cards of its hand (:func:`beat_sets`)."""
+    return np.zeros(MAX_SETS + 8, np.int64)
 
 
 # -- bits ------------------------------------------------------------------------------------------------------
@@ -142,7 +156,7 @@ def beat_sets(h, top, trump, tb, out) -> int:
     need = pc(top)
     if pc(h) < need:
         return 0
-    cards = np.zeros(6, np.int64)
+    cards = out[MAX_SETS:]  # the hand's cards, one bit each (scratch past the sets)
     hc = 0
     m = h
     while m:
@@ -264,41 +278,61 @@ def keep(st, b, m) -> None:
 
 
 # -- a game's move and the forced steps --------------------------------------------------------------------------
+K_AFTER, K_END_ROUND, K_EQ_NEXT, K_REFILL, K_ASK, K_STOP = range(1, 7)
+"""What a move leads to (:func:`follow`), ``kind + 8 * seat``: engine._after(seat), _end_round(),
+_equalise_next(seat), _refill(), _ask_claims(seat), a hand-off (stop); 0: a decision is set."""
+
+
 @_njit
 def play(st, b, a, R, tb, scratch) -> None:
-    """engine.apply_action of action ``a`` in game ``b``: :func:`apply_one`, then :func:`run_forced`."""
-    if apply_one(st, b, a, R, tb, scratch) == 0:
-        run_forced(st, b, R, tb, scratch)
+    """engine.apply_action of action ``a`` in game ``b`` (``a < 0``: engine._run_forced alone): each move
+    (:func:`apply_one`) and what it leads to (:func:`follow`), then the forced steps, until a real choice (its
+    mask kept), a public question (engine.public_ask, C1.13: asked even with one answer) or a hand-off."""
+    while True:
+        if a < 0:
+            ph, p, picked = st[PHASE][b], st[CP][b], st[PICKED][b]
+            ask = picked == 0 and (ph == PH_CLAIM or (ph == PH_ANSWER and claim_possible(st, b, p, R)))
+            if (not ask and st[BEATS][b, 0] == 0 and st[OFFERED][b] == 0 and picked == 0 and ph >= PH_ANSWER
+                    and st[OWED][b] == pc(st[HANDS][b, p])):  # owes the whole hand face down (C1.4, C1.8)
+                st[PICKED][b] = st[HANDS][b, p]
+                a = A_DOWN
+            else:
+                m = legal_mask(st, b, R, tb)
+                if ask or m & (m - 1):
+                    keep(st, b, m)
+                    return
+                a = bit_length(m) - 1
+        if follow(st, b, apply_one(st, b, a, R, tb, scratch), R, tb, scratch):
+            return
+        a = -1
 
 
 @_njit
-def run_forced(st, b, R, tb, scratch) -> None:
-    """engine._run_forced: the forced steps until a real choice (its mask kept), a public question
-    (engine.public_ask, C1.13: asked even with one answer) or a hand-off."""
-    while True:
-        ph, p, picked = st[PHASE][b], st[CP][b], st[PICKED][b]
-        if picked == 0 and (ph == PH_CLAIM or (ph == PH_ANSWER and claim_possible(st, b, p, R))):
-            keep(st, b, legal_mask(st, b, R, tb))
-            return
-        if st[BEATS][b, 0] == 0 and st[OFFERED][b] == 0 and picked == 0 and ph >= PH_ANSWER:
-            h = st[HANDS][b, p]
-            if st[OWED][b] == pc(h):  # owes the whole hand face down (C1.4, C1.8)
-                st[PICKED][b] = h
-                if apply_one(st, b, A_DOWN, R, tb, scratch):
-                    return
-                continue
-        m = legal_mask(st, b, R, tb)
-        if m & (m - 1):
-            keep(st, b, m)
-            return
-        if apply_one(st, b, bit_length(m) - 1, R, tb, scratch):
-            return
+def follow(st, b, nxt, R, tb, scratch) -> bool:
+    """Where a move leads (``K_*``), one step at a time (every step has this one call site, so that each is
+    inlined once); True when the game was handed off."""
+    while nxt:
+        kind, q = nxt & 7, nxt >> 3
+        if kind == K_AFTER:
+            nxt = after(st, b, q, R, tb, scratch)
+        elif kind == K_END_ROUND:
+            nxt = end_round(st, b, R, tb)
+        elif kind == K_EQ_NEXT:
+            nxt = equalise_next(st, b, q, R, scratch)
+        elif kind == K_REFILL:
+            nxt = refill(st, b, R)
+        elif kind == K_ASK:
+            ask_claims(st, b, q, R, scratch)
+            nxt = 0
+        else:
+            return True
+    return False
 
 
 @_njit
 def apply_one(st, b, a, R, tb, scratch) -> int:
     """engine._apply: a card picked, or a lead / beat (A_PLAY), a discard / equalising (A_DOWN), a pass or
-    done (A_PASS), a claim; returns the hand-off kind (0: none)."""
+    done (A_PASS), a claim; returns where it leads (``K_*``)."""
     if a < 36:
         st[PICKED][b] |= 1 << a
         return 0
@@ -306,9 +340,12 @@ def apply_one(st, b, a, R, tb, scratch) -> int:
     if a == A_PLAY or a == A_DOWN:
         s = st[PICKED][b]
         st[PICKED][b] = 0
-        if a == A_DOWN and ph == PH_EQUALISE:
-            return equalise(st, b, p, s, R, tb, scratch)
         st[HANDS][b, p] &= ~s
+        if a == A_DOWN and ph == PH_EQUALISE:  # C1.8: face down into the trick just taken
+            st[PILES][b, tb[1][st[EQ_TAKER][b]]] |= s
+            st[LAID][b, p] |= s
+            st[KNOWN][b, p] = 0
+            return K_EQ_NEXT + 8 * p
         bit = 1 << p
         if a == A_PLAY:  # C1.3: the lead or a beat; the player becomes the last beater
             st[UP][b, p] |= s
@@ -324,29 +361,24 @@ def apply_one(st, b, a, R, tb, scratch) -> int:
             st[LAID][b, p] |= s
             st[LOCKED][b] |= bit
             st[ACTED][b] |= bit
-        return after(st, b, p, R, tb, scratch)
+        return K_AFTER + 8 * p
     if a == A_PASS:
         if ph == PH_CLAIM:
-            ask_claims(st, b, (p + 1) % R[N], R, scratch)
-            return 0
-        if ph == PH_REBEAT:
-            return end_round(st, b, R, tb, scratch)  # "Done" (C1.7)
-        return after(st, b, p, R, tb, scratch)
-    if a == A_CLAIM:
-        claim(st, b, p, R, scratch)
-    return 0
+            return K_ASK + 8 * ((p + 1) % R[N])
+        return K_END_ROUND if ph == PH_REBEAT else K_AFTER + 8 * p  # "Done" ends the round (C1.7)
+    return claim(st, b, p, R, scratch) if a == A_CLAIM else 0
 
 
 @_njit
-def claim(st, b, p, R, scratch) -> None:
-    """engine._claim (C1.13): "I have N"; after a lead every card of the round goes back to its owner."""
+def claim(st, b, p, R, scratch) -> int:
+    """engine._claim (C1.13): "I have N"; before the lead the question goes on (``K_ASK``), after it every card
+    of the round goes back to its owner and the claimer leads."""
     n = longest_suit(st[HANDS][b, p])
     st[CLAIMS][b, p] = n
     st[BEST_CLAIM][b] = n
     st[LEADER][b] = p
     if st[PHASE][b] == PH_CLAIM:
-        ask_claims(st, b, (p + 1) % R[N], R, scratch)
-        return
+        return K_ASK + 8 * ((p + 1) % R[N])
     for q in range(R[N]):
         u, d = st[UP][b, q], st[DOWN][b, q]
         if u or d:
@@ -361,6 +393,7 @@ def claim(st, b, p, R, scratch) -> None:
     st[LOCKED][b] = 0
     st[ACTED][b] = 0
     decide(st, b, PH_LEAD, p, lead_limit(st, b, R), 0, scratch, 0)
+    return 0
 
 
 @_njit
@@ -392,26 +425,26 @@ def ask_claims(st, b, q, R, scratch) -> None:
 # -- turn order (C1.4-C1.7, C1.15) -------------------------------------------------------------------------------
 @_njit
 def after(st, b, p, R, tb, scratch) -> int:
-    """engine._after: the next seat with a decision after ``p`` acted, or the end of the round."""
+    """engine._after: the next seat with a decision after ``p`` acted (0), or the end of the round
+    (``K_END_ROUND``)."""
     n, quick = R[N], R[HS] == 4
     q = p
-    while True:
+    got = 0
+    while got == 0:
         q = q + 1 if q + 1 < n else 0
         if quick:
             if q == st[LEADER][b]:  # C1.15: the turn is back at the leader
-                return end_round(st, b, R, tb, scratch)
+                return K_END_ROUND
         elif q == st[LAST_BEATER][b]:  # C1.7: beat again or done; nothing to beat with: the round ends
-            k = beat_sets(st[HANDS][b, q], st[TOP][b], st[TRUMP][b], tb, scratch)
-            if k == 0:
-                return end_round(st, b, R, tb, scratch)
+            got = 2
+        if got == 0 and st[HANDS][b, q]:
+            got = offer_answer(st, b, q, R, tb, scratch)
+    if got == 2:
+        k = beat_sets(st[HANDS][b, q], st[TOP][b], st[TRUMP][b], tb, scratch)
+        if k:
             decide(st, b, PH_REBEAT, q, 0, B_PASS, scratch, k)
             return 0
-        if st[HANDS][b, q]:
-            got = offer_answer(st, b, q, R, tb, scratch)
-            if got == 1:
-                return 0
-            if got == -1:
-                return end_round(st, b, R, tb, scratch)
+    return 0 if got == 1 else K_END_ROUND
 
 
 @_njit
@@ -455,8 +488,9 @@ def alive(st, b, R, tb, spare) -> bool:
 
 # -- the end of a round (C1.8-C1.10) -----------------------------------------------------------------------------
 @_njit
-def end_round(st, b, R, tb, scratch) -> int:
-    """engine._end_round (C1.8): the last beater (else the leader) takes the table; then the equalising."""
+def end_round(st, b, R, tb) -> int:
+    """engine._end_round (C1.8): the last beater (else the leader) takes the table; then the equalising from
+    the taker (``K_EQ_NEXT``)."""
     n = R[N]
     lb = st[LAST_BEATER][b]
     taker = lb if lb >= 0 else st[LEADER][b]
@@ -490,22 +524,13 @@ def end_round(st, b, R, tb, scratch) -> int:
             if k < mn:
                 mn = k
     st[EQ_TO][b] = mn
-    return equalise_next(st, b, taker, R, tb, scratch)
+    return K_EQ_NEXT + 8 * taker
 
 
 @_njit
-def equalise(st, b, p, s, R, tb, scratch) -> int:
-    """engine._equalise (C1.8): face-down cards of the player's choice into the trick just taken."""
-    st[HANDS][b, p] &= ~s
-    st[PILES][b, tb[1][st[EQ_TAKER][b]]] |= s
-    st[LAID][b, p] |= s
-    st[KNOWN][b, p] = 0
-    return equalise_next(st, b, p, R, tb, scratch)
-
-
-@_njit
-def equalise_next(st, b, q, R, tb, scratch) -> int:
-    """engine._equalise_next: the next seat holding more than the smallest hand, else the refill."""
+def equalise_next(st, b, q, R, scratch) -> int:
+    """engine._equalise_next: the next seat holding more than the smallest hand (0), else the refill
+    (``K_REFILL``)."""
     n, taker, mn = R[N], st[EQ_TAKER][b], st[EQ_TO][b]
     while True:
         q = q + 1 if q + 1 < n else 0
@@ -515,13 +540,14 @@ def equalise_next(st, b, q, R, tb, scratch) -> int:
         if k > 0:
             decide(st, b, PH_EQUALISE, q, k, 0, scratch, 0)
             return 0
-    return refill(st, b, R, scratch)
+    return K_REFILL
 
 
 @_njit
-def refill(st, b, R, scratch) -> int:
+def refill(st, b, R) -> int:
     """scoring._refill (C1.9): one card at a time from the taker clockwise; four of a kind (C1.14) and the end
-    of the game handed off; else the next round, led by the taker (or the next seat holding cards)."""
+    of the game handed off (``K_STOP``); else the next round, led by the taker (or the next seat holding
+    cards): engine._start_round, its table cleared, then the claim question (``K_ASK``, C1.13)."""
     n, taker = R[N], st[EQ_TAKER][b]
     hands = st[HANDS]
     if st[STOCK][b]:
@@ -544,7 +570,7 @@ def refill(st, b, R, scratch) -> int:
                 if not st[OUT][b] >> q & 1 and (h & ACES == ACES or h & SIXES == SIXES):
                     st[HANDOFF][b] = FOUR
                     st[HANDOFF_ARG][b] = 0
-                    return FOUR
+                    return K_STOP
     leader = -1
     for i in range(n):
         q = (taker + i) % n
@@ -554,9 +580,9 @@ def refill(st, b, R, scratch) -> int:
     if leader < 0:
         st[HANDOFF][b] = GAME_END
         st[HANDOFF_ARG][b] = 0
-        return GAME_END
-    start_round(st, b, leader, R, scratch)
-    return 0
+        return K_STOP
+    clear_round(st, b, leader, R)
+    return K_ASK + 8 * ((leader + 1) % R[N])
 
 
 @_njit
@@ -575,8 +601,8 @@ def draw(st, b, q, R) -> None:
 
 
 @_njit
-def start_round(st, b, leader, R, scratch) -> None:
-    """engine._start_round: an empty table (``_clear_round``), then the claim question (C1.13)."""
+def clear_round(st, b, leader, R) -> None:
+    """engine._clear_round: an empty table for a round that ``leader`` leads."""
     st[LEADER][b] = leader
     st[LAST_BEATER][b] = -1
     st[TOP][b] = 0
@@ -589,28 +615,13 @@ def start_round(st, b, leader, R, scratch) -> None:
     st[ACTED][b] = 0
     st[BEST_CLAIM][b] = 0
     st[CLAIM_STOP][b] = leader
-    ask_claims(st, b, (leader + 1) % R[N], R, scratch)
 
 
 # -- the batch ---------------------------------------------------------------------------------------------------
-@_njit
-def apply_all(st, acts, tb) -> None:
-    """One decision in every game whose match is not over (its forced steps included); hand-offs cleared
-    first, the masks marked stale."""
+@_kernel
+def steps(st, idx, acts, tb, scratch) -> None:
+    """engine.apply_action of ``acts[k]`` in game ``idx[k]`` (its forced steps included; ``acts[k] < 0``: the
+    forced steps alone, engine._run_forced). ``scratch``: :func:`scratch`."""
     R = tb[0]
-    scratch = np.zeros(MAX_SETS, np.int64)
-    phase, handoff, mask_ok = st[PHASE], st[HANDOFF], st[MASK_OK]
-    for b in range(len(phase)):
-        handoff[b] = 0
-        mask_ok[b] = False
-        if phase[b] != PH_OVER:
-            play(st, b, acts[b], R, tb, scratch)
-
-
-@_njit
-def settle(st, idx, tb) -> None:
-    """engine._run_forced in games ``idx`` (a new deal: from its first decision)."""
-    R = tb[0]
-    scratch = np.zeros(MAX_SETS, np.int64)
-    for b in idx:
-        run_forced(st, b, R, tb, scratch)
+    for k in range(len(idx)):
+        play(st, idx[k], acts[k], R, tb, scratch)
