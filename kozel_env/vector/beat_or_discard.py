@@ -43,6 +43,7 @@ from ..cards.beat_or_discard.setup import _match as new_match
 from ..cards.beat_or_discard.tables import PH_OVER
 from . import beat_or_discard_deal as deals
 from . import beat_or_discard_jit as jit
+from . import beat_or_discard_jit_views as jit_views
 from . import beat_or_discard_moves as moves
 from . import beat_or_discard_round as rounds
 from . import beat_or_discard_views as views
@@ -127,6 +128,7 @@ class BatchedBeatOrDiscard(BatchedGame):
             moves._tables()
             if self.jit:
                 self._jit_tables, self._jit_scratch = jit.tables(self), jit.scratch()
+                self._jit_obs = jit_views.Plan(self)
         self._packed_game = copy.copy(game)
         self._packed_game.obs_spec = _PackedSpec()
 
@@ -403,7 +405,7 @@ class BatchedBeatOrDiscard(BatchedGame):
         if out is None:
             out = np.empty((self.num_envs, self.obs_size), np.float32)
         if self.arrays:
-            return views.observe(self, out)
+            return self._jit_obs.observe(self, out) if self.jit else views.observe(self, out)
         observe, nb = self._packed_game.observe, (self.obs_size + 7) // 8
         raw = b"".join(observe(st, max(st.current_player, 0)).to_bytes(nb, "little") for st in self.states)
         packed = np.frombuffer(raw, np.uint8).reshape(self.num_envs, nb)

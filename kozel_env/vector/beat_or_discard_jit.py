@@ -119,11 +119,13 @@ def pc(x) -> int:
 
 @_njit
 def bit_length(x) -> int:
+    """int.bit_length of a non-negative int64 (a binary search)."""
     n = 0
-    while x:
-        x >>= 1
-        n += 1
-    return n
+    for sh in (32, 16, 8, 4, 2, 1):
+        if x >> sh:
+            x >>= sh
+            n += sh
+    return n + (x > 0)
 
 
 @_njit
