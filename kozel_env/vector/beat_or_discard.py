@@ -22,6 +22,14 @@ into the arrays. The scalar state is the source of truth at those points, the ar
 match that ends with auto-reset is followed at once by the next match of its stream, dealt in the same
 array pass as the other games' next deals.
 
+The moves of a round have two implementations over the same arrays, bit for bit the same: the compiled step
+(:mod:`.beat_or_discard_jit`: one numba loop over the games, each game's move, forced steps and round end in
+scalar style, C1.3-C1.10, C1.13, C1.15; the observation too, :mod:`.beat_or_discard_jit_views`) and the numpy
+array moves above. The compiled step is used where numba is importable (the optional extra ``fast``: ``pip
+install kozel_env[fast]``) unless the environment variable ``KOZEL_JIT=0`` is set when the engine is built;
+the argument ``use_jit`` (True / False) overrides both (True without numba raises ImportError). The game
+ends, the deals and the hand-offs stay as above on both paths. ``jit`` says which path an engine takes.
+
 Two cases of the scalar engine the batch treats specially:
 
 * a match over at its set-up (four aces or four sixes dealt, C1.14, before any decision) is skipped: the
