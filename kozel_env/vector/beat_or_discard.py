@@ -51,6 +51,7 @@ from ..cards.beat_or_discard.setup import _match as new_match
 from ..cards.beat_or_discard.tables import PH_OVER
 from . import beat_or_discard_deal as deals
 from . import beat_or_discard_jit as jit
+from . import beat_or_discard_jit_deal as jit_deal
 from . import beat_or_discard_jit_views as jit_views
 from . import beat_or_discard_moves as moves
 from . import beat_or_discard_round as rounds
@@ -306,6 +307,11 @@ class BatchedBeatOrDiscard(BatchedGame):
     def _forced(self, idx: np.ndarray) -> None:
         """The compiled step's forced steps (engine._run_forced) in games ``idx``."""
         jit.steps(jit.state(self), idx, np.full(len(idx), -1, I64), self._jit_tables, self._jit_scratch)
+
+    def jit_deals(self, idx: np.ndarray, first: np.ndarray) -> None:
+        """:func:`.beat_or_discard_deal.deal` compiled (:mod:`.beat_or_discard_jit_deal`)."""
+        jit_deal.deals(jit.state(self), self.rng, np.asarray(idx, I64), np.asarray(first, bool), self._jit_tables,
+                       deals.LOWEST_DIAMOND, np.zeros(36, I64), self._jit_scratch)
 
     def _game_ends(self) -> None:
         """The compiled step's games at the end of a game (``GAME_END``): the array ``end_game`` (the score,

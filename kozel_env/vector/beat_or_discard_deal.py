@@ -122,7 +122,10 @@ def deal(e, idx: np.ndarray, first: np.ndarray) -> None:
     ``first`` (per game): the match's first game, everyone in: the holder of the lowest diamond leads
     (tables.lowest_diamond_seat; nobody: seat 0), and four of a kind ends the match at its set-up: handed
     to the engine as ``MATCH_OVER``, which starts the next match of the stream (module docstring of
-    :mod:`.beat_or_discard`)."""
+    :mod:`.beat_or_discard`). The compiled step's engine deals in its kernel (:mod:`.beat_or_discard_jit_deal`)."""
+    if e.jit:
+        e.jit_deals(idx, first)
+        return
     r = e.rules
     n, hs = e.num_players, r.hand_size
     cards = vrng.shuffled(e.rng, idx, list(range(NUM_CARDS)))
