@@ -24,11 +24,14 @@ array pass as the other games' next deals.
 
 The moves of a round have two implementations over the same arrays, bit for bit the same: the compiled step
 (:mod:`.beat_or_discard_jit`: one numba loop over the games, each game's move, forced steps and round end in
-scalar style, C1.3-C1.10, C1.13, C1.15; the observation too, :mod:`.beat_or_discard_jit_views`) and the numpy
-array moves above. The compiled step is used where numba is importable (the optional extra ``fast``: ``pip
-install kozel_env[fast]``) unless the environment variable ``KOZEL_JIT=0`` is set when the engine is built;
-the argument ``use_jit`` (True / False) overrides both (True without numba raises ImportError). The game
-ends, the deals and the hand-offs stay as above on both paths. ``jit`` says which path an engine takes.
+scalar style, C1.3-C1.10, C1.13, C1.15; the next deal, C1.9-C1.11, C1.14, :mod:`.beat_or_discard_jit_deal`; the
+observation, :mod:`.beat_or_discard_jit_views`) and the numpy array moves above. The compiled step is used
+where numba is importable (the optional extra ``fast``: ``pip install kozel_env[fast]``) unless the
+environment variable ``KOZEL_JIT=0`` is set when the engine is built; the argument ``use_jit`` (True /
+False) overrides both (True without numba raises ImportError). The score at a game's end
+(:func:`.beat_or_discard_deal.end_game`) and the hand-offs stay as above on both paths; ``jit`` says which
+path an engine takes. The kernels compile at their first call (~85 s on one busy core) into numba's cache
+(``__pycache__``; a later process loads them in ~1 s).
 
 Two cases of the scalar engine the batch treats specially:
 
@@ -104,10 +107,11 @@ class BatchedBeatOrDiscard(BatchedGame):
     step outweighs them) step every game's scalar state, which is then the source of truth (measured: the two
     ways break even near 256 games, ~54k decisions/s each; scalar ahead at 192, arrays ~30% ahead at 320)."""
 
-    JIT_ARRAYS_FROM = 2
-    """The same for the compiled step (:mod:`.beat_or_discard_jit`), whose fixed cost per step is small
-    (measured: the scalar states ahead at 1 game, ~5.5k decisions/s against ~5.1k; the compiled step ahead
-    from 2, ~7% at 2, ~2.5x at 64)."""
+    JIT_ARRAYS_FROM = 1
+    """The same for the compiled step (:mod:`.beat_or_discard_jit`), whose fixed cost per step is small: it
+    steps every batch (measured with the random player, two runs each: 1 game ~5.0k / 5.3k decisions/s
+    against the scalar states' ~5.0k / 4.1k; 2 games ~9.2k / 9.5k against ~6.8k / 9.5k; 4 games ~17.7k /
+    19.1k against ~13.3k / 16.3k; 64 games ~2.5x)."""
 
     def __init__(self, game: BeatOrDiscardGame, num_envs: int, single_deal: bool = False, use_jit: bool | None = None):
         super().__init__(game, num_envs, single_deal)
