@@ -57,8 +57,22 @@ def put(words, plan, k, x) -> int:
 
 @_njit
 def rel(x, p, n) -> int:
-    """``(x - p) % n``: a seat relative to the player."""
-    return ((x - p) % n + n) % n
+    """``(x - p) % n`` of seats ``x`` and ``p``: a seat relative to the player (no division)."""
+    d = x - p
+    return d + n if d < 0 else d
+
+
+@_njit
+def seat(p, j, n) -> int:
+    """``(p + j) % n`` of a seat ``p`` and ``0 <= j < n``: the ``j``-th seat clockwise from ``p``."""
+    q = p + j
+    return q - n if q >= n else q
+
+
+@_njit
+def side(p, j, n, pairs) -> int:
+    """The ``j``-th side from seat ``p``'s: pairs ``(p % 2 + j) % 2``, else the seat's own (solo)."""
+    return (p & 1) ^ j if pairs else seat(p, j, n)
 
 
 @_njit
@@ -85,15 +99,15 @@ def game_words(st, b, words, plan, c, thermo, pieces) -> int:
     k = put(words, plan, k, 1 << st[TRUMP][b])
     shown = st[TOP][b] != 0
     for j in range(n):
-        k = put(words, plan, k, st[UP][b, (p + j) % n] if shown else 0)
+        k = put(words, plan, k, st[UP][b, seat(p, j, n)] if shown else 0)
     for j in range(n):
-        k = put(words, plan, k, st[KNOWN][b, (p + j) % n])
+        k = put(words, plan, k, st[KNOWN][b, seat(p, j, n)])
     for j in range(n):
-        k = put(words, plan, k, thermo[min(pc(st[HANDS][b, (p + j) % n]), hs)])
+        k = put(words, plan, k, thermo[min(pc(st[HANDS][b, seat(p, j, n)]), hs)])
     for j in range(n):
-        k = put(words, plan, k, thermo[min(pc(st[DOWN][b, (p + j) % n]), hs)])
+        k = put(words, plan, k, thermo[min(pc(st[DOWN][b, seat(p, j, n)]), hs)])
     for j in range(n):
-        cl = st[CLAIMS][b, (p + j) % n]
+        cl = st[CLAIMS][b, seat(p, j, n)]
         k = put(words, plan, k, (1 << max(cl - c[5], 0)) if cl > 0 else 0)
     return side_words(st, b, p, words, plan, c, thermo, pieces, k)
 
@@ -105,17 +119,17 @@ def side_words(st, b, p, words, plan, c, thermo, pieces, k) -> int:
     n, S, pairs = c[0], c[1], c[3]
     took = 0
     for j in range(S):
-        sd = ((p % 2) + j) % 2 if pairs else (p + j) % n
+        sd = side(p, j, n, pairs)
         pl = st[PILES][b, sd]
         k = put(words, plan, k, (st[PILES_UP][b, sd] | (pl & st[LAID][b, p])) if pl else 0)
         took |= (1 << j) if pl else 0
     for j in range(S):
-        sd = ((p % 2) + j) % 2 if pairs else (p + j) % n
+        sd = side(p, j, n, pairs)
         k = put(words, plan, k, thermo[pc(st[PILES][b, sd])])
     for i in range(len(pieces)):
         a, e = pieces[i, 0], pieces[i, 1]
         for j in range(S):
-            sd = ((p % 2) + j) % 2 if pairs else (p + j) % n
+            sd = side(p, j, n, pairs)
             k = put(words, plan, k, thermo[min(max(st[SCORES][b, sd] - a, 0), e - a)])
     k = put(words, plan, k, took)
     k = put(words, plan, k, 0 if st[TERMINAL][b] else 1 << rel(st[LEADER][b], p, n))
