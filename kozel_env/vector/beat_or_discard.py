@@ -79,8 +79,14 @@ MOVED = ("top", "lead", "locked", "acted", "best_claim", "leader", "last_beater"
 
 
 def use_jit_default() -> bool:
-    """The compiled step unless ``KOZEL_JIT=0`` (read when an engine is built), where numba is importable."""
-    return os.environ.get("KOZEL_JIT", "1") != "0" and jit.AVAILABLE
+    """The compiled step unless ``KOZEL_JIT=0`` (read when an engine is built), where numba is importable;
+    ``KOZEL_JIT`` unset, empty or ``1``: the compiled step where numba is importable; any other value is refused,
+    naming it."""
+    value = os.environ.get("KOZEL_JIT", "1")
+    if value not in ("", "0", "1"):
+        raise ValueError(f"KOZEL_JIT={value!r}: use 0 (the numpy path) or 1 / unset (the compiled step where numba "
+                         "is installed)")
+    return value != "0" and jit.AVAILABLE
 
 
 class _PackedSpec:

@@ -48,6 +48,13 @@ def test_without_numba_everything_imports_and_the_numpy_path_is_taken():
     assert run.returncode == 0 and run.stdout.strip() == "numpy path", run.stderr
 
 
+def test_a_bad_kozel_jit_value_is_refused_naming_it(monkeypatch):
+    game = beat_or_discard_v0.raw_env.make_game({})
+    monkeypatch.setenv("KOZEL_JIT", "no")
+    with pytest.raises(ValueError, match="KOZEL_JIT='no': use 0"):
+        BatchedBeatOrDiscard(game, 8)
+
+
 @needs_numba
 def test_the_path_is_chosen_by_kozel_jit_at_construction_and_by_use_jit(monkeypatch):
     game = beat_or_discard_v0.raw_env.make_game({})
