@@ -30,6 +30,11 @@ reference's, the median of the pairs, with the lowest and highest pair)::
 
     nice python benchmarks/ppo_throughput.py --ref /tmp/ref --envs dominoes_v0 --selfplay 1 --num-envs 128 \
         --central-critic 1 --collectors vector --seconds 15 --repeats 3
+
+``--threads N`` runs this checkout's trainings with ``N`` torch threads (``kozel-train --threads N``) and
+``--ref-threads`` the reference's; with more than one thread the rates and ratios are per wall second (CPU
+time counts every thread). Measure that on otherwise idle cores: a thread that waits for a busy core makes
+the run slower than one thread.
 """
 from __future__ import annotations
 
@@ -55,9 +60,10 @@ from agents.rl.configs import config_for  # noqa: E402
 from agents.rl.ppo import PPOTrainer  # noqa: E402
 
 
-def trainer(env: str, num_envs: int, selfplay: float, central: bool, vector: bool, ticks=None) -> PPOTrainer:
+def trainer(env: str, num_envs: int, selfplay: float, central: bool, vector: bool, ticks=None,
+            threads: int = 1) -> PPOTrainer:
     cfg = config_for(env, num_envs=num_envs, selfplay=selfplay, central_critic=central, bc_steps=0, bots={},
-                     eval_every=0, torch_threads=1, value_warmup=0, rollout_ticks=ticks)
+                     eval_every=0, torch_threads=threads, value_warmup=0, rollout_ticks=ticks)
     cfg.vector = vector
     tr = PPOTrainer(cfg)
     tr.pool.add(tr.model.actor)
@@ -126,9 +132,10 @@ def breakdown(env: str, num_envs: int, selfplay: float, central: bool, seconds: 
     return out
 
 
-def one_run(root: str, env: str, sp: float, ne: int, cc: int, kind: str, seconds: float, ticks) -> dict:
+def one_run(root: str, env: str, sp: float, ne: int, cc: int, kind: str, seconds: float, ticks,
+            threads: int = 1) -> dict:
     """:func:`measure` in a fresh process importing ``agents`` from the checkout ``root``."""
-    cmd = [sys.executable, __file__, "--one", json.dumps([env, sp, ne, cc, kind, seconds, ticks])]
+    cmd = [sys.executable, __file__, "--one", json.dumps([env, sp, ne, cc, kind, seconds, ticks, threads])]
     out = subprocess.run(cmd, env={**os.environ, ROOT_VAR: root}, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -136,19 +143,23 @@ def one_run(root: str, env: str, sp: float, ne: int, cc: int, kind: str, seconds
 def compare(args) -> None:
     """The ``--ref`` table: this checkout against the reference, alternating fresh processes."""
     here, ref = str(Path(__file__).resolve().parent.parent), str(Path(args.ref).resolve())
-    print(f"this checkout {here} against the reference {ref}: {args.repeats} pairs per row, alternating\n"
-          "| env | selfplay | num_envs | central critic | collector | e2e/s | reference e2e/s | ratio (median) | "
+    threads = (args.threads, args.ref_threads)
+    rate = "e2e_per_s" if threads == (1, 1) else "e2e_wall_per_s"  # more than one thread: per wall second
+    unit = "e2e/s" if rate == "e2e_per_s" else "e2e wall/s"
+    print(f"this checkout {here} ({threads[0]} torch thread(s)) against the reference {ref} ({threads[1]}): "
+          f"{args.repeats} pairs per row, alternating\n"
+          f"| env | selfplay | num_envs | central critic | collector | {unit} | reference {unit} | ratio (median) | "
           "ratio range | update share | reference update share |\n|---|---|---|---|---|---|---|---|---|---|---|",
           flush=True)
     for env, sp, ne, cc, kind in itertools.product(args.envs, args.selfplay, args.num_envs, args.central_critic,
                                                    args.collectors):
         new, old = [], []
         for rep in range(args.repeats):
-            order = [(here, new), (ref, old)]
-            for root, into in (order if rep % 2 == 0 else order[::-1]):
-                into.append(one_run(root, env, sp, ne, cc, kind, args.seconds, args.ticks))
-        ratios = [a["e2e_per_s"] / b["e2e_per_s"] for a, b in zip(new, old)]
-        med = [statistics.median(r["e2e_per_s"] for r in runs) for runs in (new, old)]
+            order = [(here, new, threads[0]), (ref, old, threads[1])]
+            for root, into, th in (order if rep % 2 == 0 else order[::-1]):
+                into.append(one_run(root, env, sp, ne, cc, kind, args.seconds, args.ticks, th))
+        ratios = [a[rate] / b[rate] for a, b in zip(new, old)]
+        med = [statistics.median(r[rate] for r in runs) for runs in (new, old)]
         share = [statistics.median(r["update_share"] for r in runs) for runs in (new, old)]
         print(f"| {env} | {sp} | {ne} | {bool(cc)} | {kind} | {med[0]:,.0f} | {med[1]:,.0f} | "
               f"{statistics.median(ratios):.2f}x | {min(ratios):.2f}-{max(ratios):.2f} | {share[0]:.0%} | "
@@ -168,11 +179,17 @@ def main(argv=None) -> None:
     ap.add_argument("--breakdown", action="store_true", help="time the parts of a vector collection instead")
     ap.add_argument("--ref", help="another checkout to compare with (see the module doc)")
     ap.add_argument("--repeats", type=int, default=3, help="with --ref: runs of each tree per row")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads of this checkout's runs (more than one: "
+                    "rates and ratios per wall second, the CPU seconds counting every thread)")
+    ap.add_argument("--ref-threads", type=int, default=1, help="with --ref: torch threads of the reference's runs")
     ap.add_argument("--one", help=argparse.SUPPRESS)   # one run of --ref's, as JSON: its measure() on stdout
     args = ap.parse_args(argv)
+    for flag, value in (("--threads", args.threads), ("--ref-threads", args.ref_threads)):
+        if value < 1:
+            ap.error(f"{flag}={value} is not allowed: a torch thread count of at least 1")
     if args.one:
-        env, sp, ne, cc, kind, seconds, ticks = json.loads(args.one)
-        print(json.dumps(measure(trainer(env, ne, sp, bool(cc), kind == "vector", ticks), seconds)))
+        env, sp, ne, cc, kind, seconds, ticks, threads = json.loads(args.one)
+        print(json.dumps(measure(trainer(env, ne, sp, bool(cc), kind == "vector", ticks, threads), seconds)))
         return
     if args.ref:
         compare(args)
@@ -187,7 +204,7 @@ def main(argv=None) -> None:
           "update | iterations |\n|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     for env, sp, ne, cc, kind in itertools.product(args.envs, args.selfplay, args.num_envs, args.central_critic,
                                                    args.collectors):
-        r = measure(trainer(env, ne, sp, bool(cc), kind == "vector", args.ticks), args.seconds)
+        r = measure(trainer(env, ne, sp, bool(cc), kind == "vector", args.ticks, args.threads), args.seconds)
         print(f"| {env} | {sp} | {ne} | {bool(cc)} | {kind} | {r['collect_per_s']:,.0f} | {r['e2e_per_s']:,.0f} | "
               f"{r['e2e_wall_per_s']:,.0f} | {r['collect_share']:.0%} | {r['update_share']:.0%} | {r['iterations']} |",
               flush=True)
