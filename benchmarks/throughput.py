@@ -22,6 +22,9 @@ and, for the envs with a batched engine (``kozel_env.vector``), at batch sizes 1
   ``workers=1`` (one process, measured in the same run, the runs interleaved), and what the busiest process
   spends per step in CPU time (with the figure it would give if every process had a core of its own);
   ``--workers all`` is 1 up to ``os.cpu_count()`` (``benchmarks/scaling_16.sh`` runs it on a 16-core machine);
+  first, in the same run, the machine's own ceiling (:func:`ceiling`): the same counts of processes running
+  work that shares nothing (a loop on integers, and a 32 MB memory copy), units/s over one process's, what
+  the cores themselves give before any game runs;
 * ``--write-docs``: the batched tables of this run into ``docs/guides/speed.md`` (between its markers);
 * ``--floor``: PettingZoo's own floor on the same machine: an env that does no game work (a fixed
   observation and mask, 28 decisions per episode) wrapped in PettingZoo classic's standard wrappers
@@ -370,12 +373,62 @@ def workers_scaling(name: str, num_envs: int, counts: list, seconds: float, roun
             venv.close()
 
 
+CEILING_WORK = {
+    "compute": "x = 0\nfor i in range(100_000):\n    x += i * i & 7",  # integers in registers: no memory traffic
+    "memory stream": "np.copyto(b, a)",  # 32 MB read and 32 MB written
+}
+"""The machine's own scaling (``--workers``): a unit of work that does no game work, for :func:`ceiling`."""
+
+_CEILING_CHILD = """import sys, time
+import numpy as np
+a = np.ones(4_000_000); b = np.empty_like(a)
+start, seconds, work = float(sys.argv[1]), float(sys.argv[2]), compile(sys.argv[3], "unit", "exec")
+while time.time() < start:
+    time.sleep(0.001)
+units, t_end = 0, time.perf_counter() + seconds
+while time.perf_counter() < t_end:
+    exec(work)
+    units += 1
+print(units)
+"""
+
+
+def ceiling(counts: list, seconds: float, rounds: int = 3) -> dict:
+    """The scaling this machine gives work that shares nothing, per kind of :data:`CEILING_WORK` and process
+    count ``k``: ``k`` processes run the same unit in a loop at once (released together after start-up) for
+    ``seconds / rounds``; units done per second over one process's, the median of ``rounds`` interleaved
+    rounds. The ceiling the worker scaling is read against (the cores' shared caches, memory bandwidth and
+    clock)."""
+    import statistics
+    import subprocess
+    import sys
+
+    ratios: dict = {}
+    for kind, work in CEILING_WORK.items():
+        done = {k: [] for k in counts}
+        for _ in range(rounds):
+            for k in counts:
+                start = time.time() + 0.5 + 0.05 * k  # every child has imported numpy by then
+                procs = [subprocess.Popen([sys.executable, "-c", _CEILING_CHILD, repr(start), repr(seconds / rounds),
+                                           work], stdout=subprocess.PIPE, text=True) for _ in range(k)]
+                done[k].append(sum(int(p.communicate()[0]) for p in procs))
+        base = max(statistics.median(done[counts[0]]), 1)
+        ratios[kind] = {k: statistics.median(done[k]) / base for k in counts}
+    return ratios
+
+
 def workers_table(args) -> list:
     from kozel_env import vector
 
     b = max(args.batch_sizes)
     rows = []
     counts = list(args.workers) + ([(k, False) for k in args.workers if k > 1] if args.no_copy else [])
+    machine = ceiling(list(args.workers), args.seconds)
+    print("\nthis machine's own scaling (no game work, k processes at once; units/s over one process's):")
+    for kind, ratios in machine.items():
+        print(f"  {kind:<14}" + "".join(f"  workers={k}: {r:.2f}x" for k, r in ratios.items()), flush=True)
+        rows += [{"env": f"machine ceiling: {kind}", "batch": b, "workers": str(k), "ratio_to_first": r}
+                 for k, r in ratios.items()]
     print(f"\n{'batched env':<24}{'B':>6}{'workers':>12}{'step decisions/s':>18}{'/ workers=1':>12}"
           f"{'busiest ms/step':>16}{'own-core decisions/s':>22}   (os.cpu_count() = {os.cpu_count()})")
     for name in [n for n in args.env if n in vector.BATCHED]:
@@ -421,6 +474,10 @@ def speed_markdown(rows: list) -> str:
             f"own cores, workers = {k}" for k in counts) + " |", "|---|" + "---:|" * (2 * len(counts))]
         for name in dict.fromkeys(r["env"] for r in scaling):
             mine = {r["workers"]: r for r in scaling if r["env"] == name}
+            if name.startswith("machine ceiling"):  # no game: its ratio alone, where it was measured
+                cells = [f"({mine[k]['ratio_to_first']:.2f}x)" if k in mine else "" for k in counts]
+                out.append(f"| {name} | " + " | ".join(cells) + " |" * (len(counts) + 1))
+                continue
             cells = [f"{mine[k]['batched_step_decisions_per_s']:,.0f} ({mine[k]['ratio_to_first']:.2f}x)"
                      for k in counts]
             cells += [f"{mine[k]['own_core_decisions_per_s']:,.0f}" for k in counts]

@@ -262,14 +262,21 @@ def test_the_benchmark_reports_the_worker_scaling_and_writes_the_docs_table(tmp_
     monkeypatch.setattr(bench, "DOCS", page)
     rows = bench.main(["--skip-aec", "--batched", "--workers", "1,2", "--batch-sizes", "8", "--seconds", "0.05",
                        "--env", "dominoes_v0", "--write-docs", "--no-copy"])
-    scaling = [r for r in rows if "workers" in r]
+    machine = [r for r in rows if r["env"].startswith("machine ceiling")]
+    assert [(r["env"], r["workers"]) for r in machine] == [
+        ("machine ceiling: compute", "1"), ("machine ceiling: compute", "2"),
+        ("machine ceiling: memory stream", "1"), ("machine ceiling: memory stream", "2")]
+    assert machine[0]["ratio_to_first"] == machine[2]["ratio_to_first"] == 1.0
+    assert machine[1]["ratio_to_first"] > 0 and machine[3]["ratio_to_first"] > 0
+    scaling = [r for r in rows if "workers" in r and r not in machine]
     assert [(r["env"], r["batch"], r["workers"]) for r in scaling] == [("dominoes_v0", 8, "1"), ("dominoes_v0", 8, "2"),
                                                                        ("dominoes_v0", 8, "2, no copy")]
     assert scaling[0]["ratio_to_first"] == 1.0 and all(r["batched_step_decisions_per_s"] > 0 for r in scaling)
     text = page.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "| dominoes_v0 |" in text and "workers = 2 |" in text and "workers = 2, no copy |" in text
-    assert "B = 8" in text
+    assert "B = 8" in text and "| machine ceiling: memory stream | (1.00x) |" in text
     out = capsys.readouterr().out
     assert "dominoes_v0                  8           2" in out and "8  2, no copy" in out
+    assert "this machine's own scaling" in out and "memory stream" in out
     assert bench.worker_counts("all") == list(range(1, (os.cpu_count() or 1) + 1))
