@@ -26,6 +26,7 @@ the interpreter's exit. A worker whose parent dies reads the end of its pipe and
 """
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import subprocess
@@ -76,8 +77,36 @@ def _layout(B: int, game, single_learner: bool) -> tuple:
 
 
 def _views(buf, layout) -> dict:
-    return {name: np.ndarray(shape, np.dtype(dtype), buffer=buf, offset=offset)
+    """The block's arrays. ``np.frombuffer`` holds the buffer while any array over it lives (``np.ndarray(...,
+    buffer=)`` does not), so an array kept past ``close()`` stays valid instead of pointing at unmapped memory."""
+    return {name: np.frombuffer(buf, np.dtype(dtype), int(np.prod(shape)), offset).reshape(shape)
             for name, dtype, shape, offset in layout}
+
+
+_LINGERING: list = []
+"""Shared blocks unlinked but still mapped: arrays handed out over them (``copy=False``) outlive the env. Each
+is unmapped once its last array is gone (tried again at every shutdown and at exit)."""
+
+
+def _close(shm) -> None:
+    """Unmap ``shm``, or keep it in :data:`_LINGERING` while arrays over it live."""
+    try:
+        shm.close()
+    except BufferError:
+        _LINGERING.append(shm)
+
+
+def _close_lingering(at_exit: bool = False) -> None:
+    for shm in list(_LINGERING):
+        try:
+            shm.close()
+            _LINGERING.remove(shm)
+        except BufferError:
+            if at_exit:  # the process's exit unmaps it: keep SharedMemory.__del__ from retrying noisily
+                shm.close = lambda: None
+
+
+atexit.register(_close_lingering, True)
 
 
 class _Workers:
@@ -124,8 +153,9 @@ class _Workers:
                 p.kill()
                 p.wait()
         self.views.clear()  # the arrays over the block go first: close() refuses while they exist
-        self.shm.close()
         self.shm.unlink()
+        _close(self.shm)
+        _close_lingering()
 
 
 class ShardedVectorEnv:
@@ -369,7 +399,7 @@ def _serve(recv: Connection, send: Connection) -> None:
     finally:
         mine.clear()
         venv._views = None
-        shm.close()
+        _close(shm)
 
 
 def _answer(recv: Connection, send: Connection, venv: VectorEnv, mine: dict) -> None:

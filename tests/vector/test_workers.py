@@ -205,6 +205,36 @@ def test_close_and_with_stop_the_workers_and_free_the_shared_memory():
 
 
 @pytestmark_linux
+def test_arrays_kept_past_close_stay_readable_and_the_block_is_unmapped_when_they_go():
+    """copy=False hands out views of the shared block: one kept after close() reads what it held (it used to
+    point at unmapped memory: a segfault), the block's name is gone at once, its memory when the last view is.
+    In a child process, so that a crash fails this test and not the test run."""
+    script = textwrap.dedent("""
+        import gc, os
+        from kozel_env import vector
+        from kozel_env.vector import workers
+        venv = vector.make("dominoes_v0", 6, seed=0, workers=2, copy=False)
+        ts = venv.reset()
+        expect, name = ts.obs.copy(), venv._res.shm.name
+        venv.close()
+        assert not os.path.exists(f"/dev/shm/{name}")
+        assert (ts.obs == expect).all() and ts.mask.sum() > 0
+        assert len(workers._LINGERING) == 1
+        del ts, venv
+        gc.collect()
+        workers._close_lingering()
+        assert workers._LINGERING == []
+        venv = vector.make("dominoes_v0", 6, seed=0, workers=2, copy=False)
+        kept = venv.reset().obs
+        venv.close()  # kept until the exit, which must not complain
+        print("ok", float(kept.sum()))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ok") and out.stderr == ""
+
+
+@pytestmark_linux
 def test_garbage_collection_stops_the_workers():
     venv = vector.make("dominoes_v0", 6, seed=0, workers=3)
     venv.reset()
