@@ -10,10 +10,15 @@ The batch is cut in ``k`` shards, shard ``i`` the games ``i * B // k`` up to ``(
 worker processes the others (so ``k`` processes step games, on ``k`` cores), which write their observations,
 masks, rewards and the rest straight into one block of shared memory (:mod:`multiprocessing.shared_memory`).
 A step checks the actions in the caller's process, writes them there, wakes every worker (one message on a
-pipe each), steps the first shard meanwhile and copies the workers' results out (arrays are new at every
-step, as in one process). With ``copy=False`` the observations and masks are views of the shared block
-instead, as with gymnasium's ``AsyncVectorEnv(copy=False)``: the caller copies nothing, but the next ``step``
-or ``reset`` overwrites them, so a caller that keeps them copies them itself. Every game plays from its own
+pipe each) and steps the first shard meanwhile. Its observations and masks are new arrays at every step, as
+in one process, and nobody copies them: every process writes its rows straight into an output block of
+shared memory, handed out as that step's arrays, and a block is written again only once no array over it
+(nor a view of one) is left. The usual ``ts = venv.step(a)`` loop takes turns with two blocks; a caller that
+keeps more keeps them as they are, up to :data:`POOL` blocks, and past that a step copies the workers' rows
+out into new arrays of its own (so does one where ``/dev/shm`` lacks room). With ``copy=False`` the
+observations and masks are views of one shared block instead, as with gymnasium's
+``AsyncVectorEnv(copy=False)``: the next ``step`` or ``reset`` overwrites them, so a caller that keeps them
+copies them itself. Every game plays from its own
 seeds, so a batch gives the same results whatever ``k`` (``tests/vector/test_workers.py`` compares every obs,
 mask, reward, done, deal_over and info with one process): self-play, and the single-learner mode with
 ``opponent="random"`` (each game draws the random opponent's moves from its own stream); other opponents are
@@ -109,12 +114,64 @@ def _close_lingering(at_exit: bool = False) -> None:
 atexit.register(_close_lingering, True)
 
 
+POOL = 3
+"""Output blocks of a ``copy=True`` env: shared blocks the processes write a step's observations and masks into,
+handed out as that step's arrays and written again only once every array over them is gone (the usual
+``ts = venv.step(a)`` loop needs two). With all of them still in use the step copies, as with one process."""
+
+
+def _owner(a: np.ndarray):
+    """The buffer object behind ``a`` (its views and theirs all keep it alive)."""
+    while isinstance(a, np.ndarray):
+        a = a.base
+    return a
+
+
+class _Out:
+    """One output block: ``inner`` (this process's arrays that write it) and the arrays last handed out."""
+
+    def __init__(self, shm, B: int, obs_size: int, num_actions: int):
+        self.shm, self.shape = shm, ((B, obs_size), (B, num_actions))
+        self.offset = -(-B * obs_size * 4 // _ALIGN) * _ALIGN
+        self.inner = self._arrays()
+        self.handed: tuple = ()
+
+    @staticmethod
+    def size(B: int, obs_size: int, num_actions: int) -> int:
+        return -(-B * obs_size * 4 // _ALIGN) * _ALIGN + B * num_actions
+
+    def _arrays(self) -> dict:
+        (B, n), (_, A) = self.shape
+        return {"obs": np.frombuffer(self.shm.buf, np.float32, B * n, 0).reshape(B, n),
+                "mask": np.frombuffer(self.shm.buf, np.int8, B * A, self.offset).reshape(B, A)}
+
+    def free(self) -> bool:
+        return all(ref() is None for ref in self.handed)
+
+    def hand_out(self) -> dict:
+        """New arrays over the block (their buffer objects tracked: the block is free when both are gone)."""
+        out = self._arrays()
+        self.handed = tuple(weakref.ref(_owner(a)) for a in out.values())
+        return out
+
+
+def _room_for(size: int) -> bool:
+    """Whether the shared-memory file system has ``size`` bytes to spare, twice over (a full ``/dev/shm``
+    kills a process that writes there with SIGBUS): True where it cannot be read."""
+    try:
+        st = os.statvfs("/dev/shm")
+    except OSError:
+        return True
+    return st.f_bavail * st.f_frsize >= 2 * size
+
+
 class _Workers:
     """The processes, their pipes and the shared block: what :meth:`shutdown` releases (it holds no
     reference to the env, so the env's garbage collection can run it)."""
 
     def __init__(self, shm, views: dict):
         self.shm, self.views = shm, views
+        self.outs: list = []  # the output blocks (_Out) of copy=True
         self.procs, self.sends, self.recvs = [], [], []
 
     def start(self, count: int) -> None:
@@ -153,8 +210,11 @@ class _Workers:
                 p.kill()
                 p.wait()
         self.views.clear()  # the arrays over the block go first: close() refuses while they exist
-        self.shm.unlink()
-        _close(self.shm)
+        blocks = [self.shm] + [o.shm for o in self.outs]
+        self.outs.clear()
+        for shm in blocks:
+            shm.unlink()
+            _close(shm)
         _close_lingering()
 
 
@@ -260,12 +320,13 @@ class ShardedVectorEnv:
         self._open()
         seeds = game_seeds(self._seed if seed is None else seed, self.num_envs)  # checked: a bad one changes nothing
         self._res.views["seeds"][:] = seeds
-        self._send("reset")
-        out = self._local_outputs()
+        block = self._output_block()
+        self._send("reset", block)
+        out = self._local_outputs(block)
         _write(self._mine(), self._local, self._local.reset(seed=seeds[:self._bounds[1]]))
         self._gather()
         self._started = True
-        return self._timestep(out)
+        return self._timestep(out, block)
 
     def step(self, actions) -> TimeStep:
         """As :meth:`VectorEnv.step <kozel_env.vector.env.VectorEnv.step>` (the actions checked here, before
@@ -276,11 +337,12 @@ class ShardedVectorEnv:
         v = self._res.views
         a = check_actions(actions, self.num_actions, v["words"], v["seat"], self._move_names)
         v["actions"][:] = a
-        self._send("step")
-        out = self._local_outputs()
+        block = self._output_block()
+        self._send("step", block)
+        out = self._local_outputs(block)
         _write(self._mine(), self._local, self._local._advance(a[:self._bounds[1]]))
         self._gather()
-        return self._timestep(out)
+        return self._timestep(out, block)
 
     def sample_actions(self, generator: np.random.Generator) -> np.ndarray:
         """As :meth:`VectorEnv.sample_actions <kozel_env.vector.env.VectorEnv.sample_actions>`."""
@@ -300,21 +362,49 @@ class ShardedVectorEnv:
     def _mine(self) -> dict:
         return {name: view[:self._bounds[1]] for name, view in self._res.views.items()}
 
-    def _local_outputs(self) -> dict:
-        """This step's obs and mask arrays (new ones; the shared block's with ``copy=False``); the first shard
-        writes its rows there directly."""
-        if self.copy:
-            out = {"obs": np.empty((self.num_envs, self.obs_size), np.float32),
-                   "mask": np.empty((self.num_envs, self.num_actions), np.int8)}
+    def _output_block(self) -> int:
+        """Where this step's observations and masks go: a free output block of :data:`POOL` (made when none is
+        free and there are fewer), or -1: the shared block's (``copy=False``, or every output block in use)."""
+        if not self.copy:
+            return -1
+        outs = self._res.outs
+        for i, o in enumerate(outs):
+            if o.free():
+                return i
+        size = _Out.size(self.num_envs, self.obs_size, self.num_actions)
+        if len(outs) == POOL or not _room_for(size):
+            return -1
+        shm = shared_memory.SharedMemory(create=True, size=size)
+        try:
+            outs.append(_Out(shm, self.num_envs, self.obs_size, self.num_actions))
+        except BaseException:
+            shm.close()
+            shm.unlink()
+            raise
+        self._send("attach", shm.name, self.num_envs, self.obs_size, self.num_actions)
+        self._gather()
+        return len(outs) - 1
+
+    def _local_outputs(self, block: int) -> dict:
+        """This step's obs and mask arrays: an output block's (new arrays over it), new arrays that the workers'
+        rows are copied into (``copy=True`` with every output block in use), or the shared block's
+        (``copy=False``); the first shard writes its rows there directly."""
+        if block >= 0:
+            o = self._res.outs[block]
+            out, inner = o.hand_out(), o.inner
+        elif self.copy:
+            out = inner = {"obs": np.empty((self.num_envs, self.obs_size), np.float32),
+                           "mask": np.empty((self.num_envs, self.num_actions), np.int8)}
         else:
-            out = {"obs": self._res.views["obs"], "mask": self._res.views["mask"]}
-        self._local._views = {key: a[:self._bounds[1]] for key, a in out.items()}
+            out = inner = {"obs": self._res.views["obs"], "mask": self._res.views["mask"]}
+        self._local._views = {key: a[:self._bounds[1]] for key, a in inner.items()}
         return out
 
-    def _timestep(self, out: dict) -> TimeStep:
+    def _timestep(self, out: dict, block: int) -> TimeStep:
         v = self._res.views
         lo = self._bounds[1]
-        if self.copy:
+        self._local._views = None  # no reference of this process keeps an output block in use
+        if self.copy and block < 0:
             out["obs"][lo:] = v["obs"][lo:]
             out["mask"][lo:] = v["mask"][lo:]
         done, deal_over = v["done"].copy(), v["deal_over"].copy()
@@ -394,15 +484,20 @@ def _serve(recv: Connection, send: Connection) -> None:
     venv._first_game = lo
     venv._views = {"obs": mine["obs"], "mask": mine["mask"]}
     send.send(("ok", None))
+    outs: list = []  # the output blocks (copy=True): their shared memory, and this shard's rows of them
     try:
-        _answer(recv, send, venv, mine)
+        _answer(recv, send, venv, mine, lo, hi, outs)
     finally:
         mine.clear()
         venv._views = None
+        for block, rows in outs:
+            rows.clear()
+            _close(block)
         _close(shm)
 
 
-def _answer(recv: Connection, send: Connection, venv: VectorEnv, mine: dict) -> None:
+def _answer(recv: Connection, send: Connection, venv: VectorEnv, mine: dict, lo: int, hi: int,
+            outs: list) -> None:
     while True:
         try:
             message = recv.recv()
@@ -412,10 +507,16 @@ def _answer(recv: Connection, send: Connection, venv: VectorEnv, mine: dict) -> 
             reply = None
             if message[0] == "close":
                 return
-            if message[0] == "step":
-                _write(mine, venv, venv._advance(mine["actions"].copy()))
-            elif message[0] == "reset":
-                _write(mine, venv, venv.reset(seed=mine["seeds"].copy()))
+            if message[0] in ("step", "reset"):
+                block = message[1]
+                venv._views = ({key: mine[key] for key in ("obs", "mask")} if block < 0 else outs[block][1])
+                if message[0] == "step":
+                    _write(mine, venv, venv._advance(mine["actions"].copy()))
+                else:
+                    _write(mine, venv, venv.reset(seed=mine["seeds"].copy()))
+            elif message[0] == "attach":
+                shm = _attach(message[1])
+                outs.append((shm, {key: a[lo:hi] for key, a in _Out(shm, *message[2:]).inner.items()}))
             elif message[0] == "state":
                 venv.engine.oracle(mine["oracle"])
             elif message[0] == "names":

@@ -117,6 +117,42 @@ def test_copy_false_gives_views_of_the_shared_block_and_copy_true_new_arrays():
             assert np.array_equal(first.obs, kept) is copy  # copy=False: the step overwrote the rows
 
 
+def test_copy_true_arrays_are_never_written_again_while_kept_whatever_is_kept():
+    """copy=True writes a step's arrays straight into a shared output block (no copy), and a block is written
+    again only when nothing refers to its last arrays: here every step's obs is kept (more than the pool
+    holds: then the step copies) and a view of one (keeping only a slice), and each still holds what one
+    process gave at its step."""
+    from kozel_env.vector import workers as w
+
+    one = vector.make("queens_and_jacks_v0", 8, seed=2)
+    with vector.make("queens_and_jacks_v0", 8, seed=2, workers=2) as many:
+        a, b = one.reset(), many.reset()
+        gen = np.random.default_rng(2)
+        kept, slices = [], []
+        for _ in range(2 * w.POOL + 3):
+            kept.append((b.obs, b.mask, a.obs.copy(), a.mask.copy()))
+            slices.append((b.obs[2:5, 1:7], a.obs[2:5, 1:7].copy()))
+            b = None
+            actions = one.sample_actions(gen)
+            a, b = one.step(actions), many.step(actions)
+        for obs, mask, obs1, mask1 in kept:
+            assert np.array_equal(obs, obs1) and np.array_equal(mask, mask1)
+        for view, expect in slices:
+            assert np.array_equal(view, expect)
+        assert len(many._res.outs) == w.POOL
+
+
+def test_the_usual_step_loop_copies_nothing_and_uses_two_output_blocks():
+    with vector.make("dominoes_v0", 6, seed=1, workers=2) as venv:
+        ts = venv.reset()
+        gen = np.random.default_rng(0)
+        for _ in range(10):
+            ts = venv.step(venv.sample_actions(gen))  # the last timestep is alive while the next is written
+        outs = venv._res.outs
+        assert len(outs) == 2 and sum(np.shares_memory(ts.obs, o.inner["obs"]) for o in outs) == 1
+        assert sum(np.shares_memory(ts.mask, o.inner["mask"]) for o in outs) == 1
+
+
 @pytest.mark.parametrize("copy", [None, 0, "False", np.float64(1.0)])
 def test_a_bad_copy_value_is_refused_naming_it(copy):
     for workers in (1, 2):
