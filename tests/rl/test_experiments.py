@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CURVES = [("ffa-curve", "curve_ffa"), ("qj-curve", "curve_qj"), ("sos-curve", "curve_sos")]
+CURVES = [("ffa-curve", "curve_ffa"), ("qj-curve", "curve_qj"), ("sos-curve", "curve_sos"),
+          ("donkey-curve", "curve_donkey")]
 
 
 def _rows(marker: str) -> list:
