@@ -118,8 +118,8 @@ from scratch in one piece (``train.py --env <game> --ship``, so ``reproduce_base
 them): queens_and_jacks_v0, dominoes_v0, dominoes_ffa_v0 and boneyard_v0. In pieces
 (``train.py --resume --steps N``, whose lr and entropy schedules continue from the resume point towards the
 new budget): sea_goat_v0 (4M, then on to 8M and 12M); six_of_spades_v0 (the pieces of its learning curve,
-``python -m agents.rl.curve``: 1M, then on to 2M, 4M, 8M and 12M); beat_or_discard_v0 and donkey_v0 from the time the machine
-was shared (a first run stopped at 0.7-1M decisions, then resumed to 2M, 3M, 5M, and 8M for
+``python -m agents.rl.curve``: 1M, then on to 2M, 4M, 8M and 12M); beat_or_discard_v0 and donkey_v0 from the
+time the machine was shared (a first run stopped at 0.7-1M decisions, then resumed to 2M, 3M, 5M, and 8M for
 beat_or_discard_v0; a one-piece donkey_v0 run to 5M tied with it on the held-out deals, 57.9% against 57.9%,
 so the policy shipped before stayed). dominoes_v0, donkey_v0 and boneyard_v0 were then fine-tuned
 (:data:`FINETUNE`).
