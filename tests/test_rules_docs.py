@@ -44,7 +44,7 @@ SCANNED = ("kozel_env", "agents", "tests", "examples", "benchmarks")
 ITEM = re.compile(r"(?<![\w.])([DC]\d)\.(\d{1,2})(?:\s?[-\u2013]\s?(?:\1\.)?(\d{1,2}))?(?!\d)")
 SECTION = re.compile(r"(?<![\w.])([DC]\d)(?!\w|\.\d)|\bRULES ([CD])(?!\w|\.\d)")
 TEST_NAME = re.compile(r"\bdef (test_\w+)")
-SEED = re.compile(r"\bseed (\d{3})(?: §(\d+)(?:-(\d+))?)?")
+SEED = re.compile(r"\bseed (\d{3})(?!\d)(?: §(\d+)(?:-(\d+))?)?")
 DEFINITION = re.compile(r"^(?:[-*]\s+)?\*\*([DC]\d)\.(\d{1,2})\b[^*\n]*\*\*", re.M)
 HEADING = re.compile(r"^#{1,6} .*$", re.M)
 
