@@ -74,6 +74,12 @@ def _layout(B: int, game, single_learner: bool) -> tuple:
               ("seat_points", np.int64, (B, n)), ("written", np.int64, (B, s)), ("scores", np.int64, (B, s)),
               ("winners", np.bool_, (B, s)), ("eggs", np.bool_, (B,)),
               ("oracle", np.float32, (B, game.oracle_spec.size))]
+    return _pack(fields)
+
+
+def _pack(fields: list) -> tuple:
+    """``((name, dtype, shape, offset), ...)`` of ``(name, dtype, shape)`` fields laid out one after the other
+    (each aligned), and the block's size in bytes."""
     out, offset = [], 0
     for name, dtype, shape in fields:
         out.append((name, np.dtype(dtype).str, shape, offset))
@@ -127,30 +133,25 @@ def _owner(a: np.ndarray):
     return a
 
 
+def _out_layout(B: int, obs_size: int, num_actions: int) -> tuple:
+    """The layout of an output block (:class:`_Out`) and its size: the obs and mask fields of :func:`_layout`."""
+    return _pack([("obs", np.float32, (B, obs_size)), ("mask", np.int8, (B, num_actions))])
+
+
 class _Out:
     """One output block: ``inner`` (this process's arrays that write it) and the arrays last handed out."""
 
-    def __init__(self, shm, B: int, obs_size: int, num_actions: int):
-        self.shm, self.shape = shm, ((B, obs_size), (B, num_actions))
-        self.offset = -(-B * obs_size * 4 // _ALIGN) * _ALIGN
-        self.inner = self._arrays()
+    def __init__(self, shm, layout: tuple):
+        self.shm, self.layout = shm, layout
+        self.inner = _views(shm.buf, layout)
         self.handed: tuple = ()
-
-    @staticmethod
-    def size(B: int, obs_size: int, num_actions: int) -> int:
-        return -(-B * obs_size * 4 // _ALIGN) * _ALIGN + B * num_actions
-
-    def _arrays(self) -> dict:
-        (B, n), (_, A) = self.shape
-        return {"obs": np.frombuffer(self.shm.buf, np.float32, B * n, 0).reshape(B, n),
-                "mask": np.frombuffer(self.shm.buf, np.int8, B * A, self.offset).reshape(B, A)}
 
     def free(self) -> bool:
         return all(ref() is None for ref in self.handed)
 
     def hand_out(self) -> dict:
         """New arrays over the block (their buffer objects tracked: the block is free when both are gone)."""
-        out = self._arrays()
+        out = _views(self.shm.buf, self.layout)
         self.handed = tuple(weakref.ref(_owner(a)) for a in out.values())
         return out
 
@@ -371,17 +372,17 @@ class ShardedVectorEnv:
         for i, o in enumerate(outs):
             if o.free():
                 return i
-        size = _Out.size(self.num_envs, self.obs_size, self.num_actions)
+        layout, size = _out_layout(self.num_envs, self.obs_size, self.num_actions)
         if len(outs) == POOL or not _room_for(size):
             return -1
         shm = shared_memory.SharedMemory(create=True, size=size)
         try:
-            outs.append(_Out(shm, self.num_envs, self.obs_size, self.num_actions))
+            outs.append(_Out(shm, layout))
         except BaseException:
             shm.close()
             shm.unlink()
             raise
-        self._send("attach", shm.name, self.num_envs, self.obs_size, self.num_actions)
+        self._send("attach", shm.name, layout)
         self._gather()
         return len(outs) - 1
 
@@ -516,7 +517,7 @@ def _answer(recv: Connection, send: Connection, venv: VectorEnv, mine: dict, lo:
                     _write(mine, venv, venv.reset(seed=mine["seeds"].copy()))
             elif message[0] == "attach":
                 shm = _attach(message[1])
-                outs.append((shm, {key: a[lo:hi] for key, a in _Out(shm, *message[2:]).inner.items()}))
+                outs.append((shm, {key: a[lo:hi] for key, a in _views(shm.buf, message[2]).items()}))
             elif message[0] == "state":
                 venv.engine.oracle(mine["oracle"])
             elif message[0] == "names":
