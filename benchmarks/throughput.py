@@ -24,7 +24,9 @@ and, for the envs with a batched engine (``kozel_env.vector``), at batch sizes 1
   ``--workers all`` is 1 up to ``os.cpu_count()`` (``benchmarks/scaling_16.sh`` runs it on a 16-core machine);
   first, in the same run, the machine's own ceiling (:func:`ceiling`): the same counts of processes running
   work that shares nothing (a loop on integers, and a 32 MB memory copy), units/s over one process's, what
-  the cores themselves give before any game runs;
+  the cores themselves give before any game runs; and per game and count ``k`` above 1, the bound of sharding
+  (:func:`shards_apart`): ``k`` separate processes, each stepping its own ``B / k`` games with no worker
+  machinery between them, started together: what ``workers=k`` would give if sharding cost nothing;
 * ``--write-docs``: the batched tables of this run into ``docs/guides/speed.md`` (between its markers);
 * ``--floor``: PettingZoo's own floor on the same machine: an env that does no game work (a fixed
   observation and mask, 28 decisions per episode) wrapped in PettingZoo classic's standard wrappers
@@ -417,6 +419,58 @@ def ceiling(counts: list, seconds: float, rounds: int = 3) -> dict:
     return ratios
 
 
+_SHARD_CHILD = """import sys, time
+import numpy as np
+from kozel_env import vector
+name, n, seed, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+venv, gen = vector.make(name, n, seed=seed), np.random.default_rng(seed)
+venv.reset()
+for _ in range(20):
+    venv.step(venv.sample_actions(gen))
+print("ready", flush=True)
+sys.stdin.readline()
+best, t_end = float("inf"), time.perf_counter() + seconds
+while time.perf_counter() < t_end or best == float("inf"):
+    wall = 0.0
+    for _ in range(20):
+        a = venv.sample_actions(gen)
+        t0 = time.perf_counter()
+        venv.step(a)
+        wall += time.perf_counter() - t0
+    best = min(best, wall / 20)
+print(best)
+"""
+
+
+def shards_apart(name: str, num_envs: int, k: int, seconds: float) -> float:
+    """The bound of ``workers=k`` without its machinery: ``k`` processes, each a one-process vector env of its
+    own shard (the sizes ``vector.make`` gives the shards), released together once all are warm, each timing
+    ``venv.step`` alone for ``seconds`` (its best window of 20 steps); decisions/s of the whole batch when
+    the slowest shard sets the pace. Below ``workers=1``'s figure times ``k``, the engine itself (its fixed
+    cost per step, paid per shard) and the shared caches and memory limit the scaling, not the workers."""
+    import subprocess
+    import sys
+
+    from kozel_env.vector.workers import shard_bounds
+
+    bounds = shard_bounds(num_envs, k)
+    procs = [subprocess.Popen([sys.executable, "-c", _SHARD_CHILD, name, str(bounds[i + 1] - bounds[i]), str(i),
+                               repr(seconds)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+             for i in range(k)]
+    try:
+        for p in procs:
+            if p.stdout.readline().strip() != "ready":
+                raise RuntimeError(f"a shard process of {name} failed to start (exit code {p.wait()})")
+        for p in procs:
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        return num_envs / max(float(p.communicate()[0]) for p in procs)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+
+
 def workers_table(args) -> list:
     from kozel_env import vector
 
@@ -440,6 +494,12 @@ def workers_table(args) -> list:
             rows.append({"env": name, "batch": b, "workers": label, "batched_step_decisions_per_s": rate,
                          "ratio_to_first": rate / base, "busiest_cpu_s_per_step": cpu, "own_core_decisions_per_s": own})
             print(f"{name:<24}{b:>6}{label:>12}{rate:>18,.0f}{rate / base:>12.2f}{cpu * 1e3:>16.2f}{own:>22,.0f}",
+                  flush=True)
+        for k in [k for k in args.workers if k > 1]:
+            rate = shards_apart(name, b, k, args.seconds)
+            rows.append({"env": name, "batch": b, "workers": f"{k}, shards apart", "batched_step_decisions_per_s": rate,
+                         "ratio_to_first": rate / base, "own_core_decisions_per_s": rate})
+            print(f"{name:<24}{b:>6}{f'{k} apart':>12}{rate:>18,.0f}{rate / base:>12.2f}{'':>16}{rate:>22,.0f}",
                   flush=True)
     return rows
 

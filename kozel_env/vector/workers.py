@@ -219,6 +219,12 @@ class _Workers:
         _close_lingering()
 
 
+def shard_bounds(num_envs: int, workers: int) -> list:
+    """Where the shards of ``workers`` processes begin and end: process ``i`` steps games ``bounds[i]`` up to
+    ``bounds[i + 1]`` (the caller's process the first shard); sizes differ by at most one."""
+    return [i * num_envs // workers for i in range(workers + 1)]
+
+
 class ShardedVectorEnv:
     """``num_envs`` games of ``env_name`` stepped in ``workers`` processes (see the module docstring): the
     API of :class:`~kozel_env.vector.env.VectorEnv` (``reset``, ``step``, ``sample_actions``, ``state``, its
@@ -242,7 +248,7 @@ class ShardedVectorEnv:
         self.single_learner = args.opponent is not None
         self._seed = args.seed
         self._started = False
-        self._bounds = [i * B // k for i in range(k + 1)]
+        self._bounds = shard_bounds(B, k)
         options = {"opponent": args.opponent, "learner_side": args.learner_side, "episode": args.episode,
                    "reward": args.reward, **rules_options}
         layout, size = _layout(B, self.game, self.single_learner)

@@ -335,14 +335,41 @@ def test_the_benchmark_reports_the_worker_scaling_and_writes_the_docs_table(tmp_
     assert machine[0]["ratio_to_first"] == machine[2]["ratio_to_first"] == 1.0
     assert machine[1]["ratio_to_first"] > 0 and machine[3]["ratio_to_first"] > 0
     scaling = [r for r in rows if "workers" in r and r not in machine]
-    assert [(r["env"], r["batch"], r["workers"]) for r in scaling] == [("dominoes_v0", 8, "1"), ("dominoes_v0", 8, "2"),
-                                                                       ("dominoes_v0", 8, "2, no copy")]
+    assert [(r["env"], r["batch"], r["workers"]) for r in scaling] == [
+        ("dominoes_v0", 8, "1"), ("dominoes_v0", 8, "2"), ("dominoes_v0", 8, "2, no copy"),
+        ("dominoes_v0", 8, "2, shards apart")]
     assert scaling[0]["ratio_to_first"] == 1.0 and all(r["batched_step_decisions_per_s"] > 0 for r in scaling)
     text = page.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "| dominoes_v0 |" in text and "workers = 2 |" in text and "workers = 2, no copy |" in text
+    assert "workers = 2, shards apart |" in text
     assert "B = 8" in text and "| machine ceiling: memory stream | (1.00x) |" in text
     out = capsys.readouterr().out
     assert "dominoes_v0                  8           2" in out and "8  2, no copy" in out
     assert "this machine's own scaling" in out and "memory stream" in out
     assert bench.worker_counts("all") == list(range(1, (os.cpu_count() or 1) + 1))
+
+
+def test_the_shards_split_the_batch_into_sizes_that_differ_by_at_most_one():
+    from kozel_env.vector.workers import shard_bounds
+
+    for num_envs, k in [(8, 2), (7, 3), (4096, 16), (5, 5)]:
+        bounds = shard_bounds(num_envs, k)
+        sizes = np.diff(bounds)
+        assert bounds[0] == 0 and bounds[-1] == num_envs and len(sizes) == k
+        assert sizes.min() >= 1 and sizes.max() - sizes.min() <= 1
+    with vector.make("dominoes_v0", 7, seed=0, workers=3) as venv:
+        assert venv._bounds == shard_bounds(7, 3)
+
+
+def test_the_benchmarks_bound_of_sharding_steps_separate_shards_and_names_one_that_fails(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "throughput.py"
+    spec = importlib.util.spec_from_file_location("throughput_under_test", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.shards_apart("queens_and_jacks_v0", 7, 3, 0.05) > 0
+    with pytest.raises(RuntimeError, match="a shard process of no_such_env failed to start"):
+        bench.shards_apart("no_such_env", 8, 2, 0.05)
