@@ -110,19 +110,20 @@ GAMES: dict = {
     # still improving against normal at 2M decisions
     "beat_or_discard_v0": {"total_steps": 8_000_000},
     "donkey_v0": {"total_steps": 5_000_000},
-    # issue 35's learning curve: still gaining against normal at 12M decisions
+    # issue 35's learning curves: still gaining against normal at 12M (six_of_spades_v0) and 8M decisions
     "six_of_spades_v0": {"total_steps": 12_000_000},
+    "boneyard_v0": {"total_steps": 8_000_000},
 }
 """Per-game overrides. How the shipped checkpoints were actually produced (agents/rl/BASELINES.md): trained
 from scratch in one piece (``train.py --env <game> --ship``, so ``reproduce_baselines.py --train`` reruns
-them): queens_and_jacks_v0, dominoes_v0, dominoes_ffa_v0 and boneyard_v0. In pieces
+them): queens_and_jacks_v0, dominoes_v0 and dominoes_ffa_v0. In pieces
 (``train.py --resume --steps N``, whose lr and entropy schedules continue from the resume point towards the
-new budget): sea_goat_v0 (4M, then on to 8M and 12M); six_of_spades_v0 (the pieces of its learning curve,
-``python -m agents.rl.curve``: 1M, then on to 2M, 4M, 8M and 12M); beat_or_discard_v0 and donkey_v0 from the
+new budget): sea_goat_v0 (4M, then on to 8M and 12M); six_of_spades_v0 and boneyard_v0 (the pieces of their
+learning curves, ``python -m agents.rl.curve``: 1M, then on to 2M, 4M, 8M and 12M; boneyard_v0 1M, 4M, 8M);
+beat_or_discard_v0 and donkey_v0 from the
 time the machine was shared (a first run stopped at 0.7-1M decisions, then resumed to 2M, 3M, 5M, and 8M for
 beat_or_discard_v0; a one-piece donkey_v0 run to 5M tied with it on the held-out deals, 57.9% against 57.9%,
-so the policy shipped before stayed). dominoes_v0, donkey_v0 and boneyard_v0 were then fine-tuned
-(:data:`FINETUNE`).
+so the policy shipped before stayed). dominoes_v0 and donkey_v0 were then fine-tuned (:data:`FINETUNE`).
 ``--train`` runs each budget in one piece."""
 
 
@@ -145,16 +146,16 @@ fresh, so its first ``value_warmup`` iterations train it alone. The game's own l
 options stay those of :data:`GAMES`."""
 
 FINETUNE: dict = {
-    # issue 15: 58.8%, 58.1% and 60.2% against normal on the table deals before; after: BASELINES.md
+    # issue 15: 58.8% and 58.1% against normal on the table deals before; after: BASELINES.md
     "dominoes_v0": {"total_steps": 5_000_000},
     "donkey_v0": {"total_steps": 4_000_000},
-    "boneyard_v0": {"total_steps": 2_000_000},
 }
 """Per-game budgets of the fine-tuning stage, for the games whose shipped policy came from it (so that
 ``reproduce_baselines.py --train`` reruns it after the first run). Any other game can be fine-tuned with the
 default budget. dominoes_v0 and donkey_v0 ran in two pieces (``--finetune --steps 2500000``, then ``--resume
---steps 5000000``; donkey_v0 2M then 4M), boneyard_v0 in one; ``--train`` runs each budget in one piece.
-beat_or_discard_v0 was fine-tuned too (2M) and did not beat its shipped policy, which stayed."""
+--steps 5000000``; donkey_v0 2M then 4M); ``--train`` runs each budget in one piece. beat_or_discard_v0 was
+fine-tuned too (2M) and did not beat its shipped policy, which stayed; boneyard_v0's fine-tuned policy (2M, from
+a one-piece 2M run) shipped until its learning curve's 8M policy replaced it (2026-12-05)."""
 
 
 def config_for(env_name: str, finetune: bool = False, **overrides) -> PPOConfig:

@@ -7,7 +7,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CURVES = [("ffa-curve", "curve_ffa"), ("qj-curve", "curve_qj"), ("sos-curve", "curve_sos"),
-          ("donkey-curve", "curve_donkey")]
+          ("donkey-curve", "curve_donkey"), ("boneyard-curve", "curve_boneyard")]
 
 
 def _rows(marker: str) -> list:
@@ -25,7 +25,8 @@ def test_each_curve_table_of_the_baselines_page_is_its_experiments_curve(marker,
     data = json.loads((ROOT / "experiments" / folder / "curve.json").read_text())
     rows = _rows(marker)
     assert len(rows) == len(data["points"]), (marker, len(rows), len(data["points"]))
+    extra = data["extra"]
+    bc = int(extra[extra.index("--bc-steps") + 1])  # the imitated decisions of the curve's command
     for row, point in zip(rows, data["points"]):
-        ppo = (point["steps"] - 300_000) / 1e6
-        assert row[0] == f"0.3M + {ppo:g}M", (marker, row[0], point["steps"])
+        assert row[0] == f"{bc / 1e6:g}M + {(point['steps'] - bc) / 1e6:g}M", (marker, row[0], point["steps"])
         assert row[1:] == [_cell(point["scores"][bot]["score"]) for bot in ("hard", "normal")], (marker, row)
