@@ -315,14 +315,20 @@ def test_a_worker_that_died_is_named_by_the_next_step():
         assert ts.obs.shape == (6, venv.obs_size)
 
 
-def test_the_benchmark_reports_the_worker_scaling_and_writes_the_docs_table(tmp_path, monkeypatch, capsys):
+@pytest.fixture
+def bench():
+    """``benchmarks/throughput.py``, loaded as a module (it is a script, not part of the package)."""
     import importlib.util
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "throughput.py"
     spec = importlib.util.spec_from_file_location("throughput_under_test", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_reports_the_worker_scaling_and_writes_the_docs_table(bench, tmp_path, monkeypatch, capsys):
     page = tmp_path / "speed.md"
     page.write_text(f"before\n<!-- BEGIN {bench.MARKER} -->\nold\n<!-- END GENERATED BATCHED SPEED -->\nafter\n")
     monkeypatch.setattr(bench, "DOCS", page)
@@ -362,14 +368,7 @@ def test_the_shards_split_the_batch_into_sizes_that_differ_by_at_most_one():
         assert venv._bounds == shard_bounds(7, 3)
 
 
-def test_the_benchmarks_bound_of_sharding_steps_separate_shards_and_names_one_that_fails(tmp_path):
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "throughput.py"
-    spec = importlib.util.spec_from_file_location("throughput_under_test", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+def test_the_benchmarks_bound_of_sharding_steps_separate_shards_and_names_one_that_fails(bench):
     apart, alone = bench.shards_apart("queens_and_jacks_v0", 7, 3, 0.05, rounds=2)
     assert apart > 0 and alone > 0
     with pytest.raises(RuntimeError, match="a shard process of no_such_env failed to start"):
