@@ -19,8 +19,8 @@ def test_the_table_seed_comes_from_the_package_version_and_changes_with_it():
     assert 0 <= seeds.TABLE < 2 ** 31
 
 
-def test_the_three_uses_have_three_seeds():
-    assert len({seeds.DEVELOPMENT, seeds.SELECTION, seeds.TABLE}) == 3
+def test_the_four_uses_have_four_seeds():
+    assert len({seeds.DEVELOPMENT, seeds.SELECTION, seeds.TABLE, seeds.FRESH}) == 4
     assert EVAL_SEED == seeds.SELECTION, "training's evaluations and the choice of what ships use the selection seed"
 
 
@@ -40,9 +40,10 @@ def test_reproduce_baselines_plays_the_table_seed_with_the_published_set_counts(
     assert r["seed"] == seeds.TABLE and r["deals"] == 2 and r["score"]["n"] == 2
 
 
-@pytest.mark.parametrize("seed", [seeds.DEVELOPMENT, seeds.SELECTION])
-def test_the_table_deals_are_none_of_the_development_or_selection_deals(seed):
+@pytest.mark.parametrize("checked", ["TABLE", "FRESH"])
+def test_the_table_and_fresh_deals_are_none_of_the_others(checked):
     from agents.arena import _mix
 
-    table = {_mix(seeds.TABLE, k) for k in range(2000)}
-    assert not table & {_mix(seed, k) for k in range(2000)}
+    deals = {_mix(getattr(seeds, checked), k) for k in range(2000)}
+    for other in {"DEVELOPMENT", "SELECTION", "TABLE", "FRESH"} - {checked}:
+        assert not deals & {_mix(getattr(seeds, other), k) for k in range(2000)}, (checked, other)
