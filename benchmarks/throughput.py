@@ -27,7 +27,9 @@ and, for the envs with a batched engine (``kozel_env.vector``), at batch sizes 1
   the cores themselves give before any game runs; and per game and count ``k`` above 1, the bound of sharding
   (:func:`shards_apart`): ``k`` separate processes, each stepping its own ``B / k`` games with no worker
   machinery between them, started together, and its ratio to one such process stepping all ``B`` (the two
-  alternating): what ``workers=k`` would give if sharding cost nothing;
+  alternating): what ``workers=k`` would give if sharding cost nothing; ``--per-worker``: also ``k`` processes
+  stepping ``k * B`` games (``B`` a process, as a user with ``k`` cores runs ``k`` times the games), its ratio to
+  ``workers=1`` stepping ``B``;
 * ``--write-docs``: the batched tables of this run into ``docs/guides/speed.md`` (between its markers);
 * ``--floor``: PettingZoo's own floor on the same machine: an env that does no game work (a fixed
   observation and mask, 28 decisions per episode) wrapped in PettingZoo classic's standard wrappers
@@ -252,6 +254,9 @@ def main(argv=None) -> list:
     ap.add_argument("--no-copy", action="store_true",
                     help="with --workers: also each count above 1 with copy=False (the observations and masks "
                          "are views of the workers' shared block: no copy in the caller's process)")
+    ap.add_argument("--per-worker", action="store_true",
+                    help="with --workers: also each count k above 1 stepping k times the batch (the batch size "
+                         "games a process, as a user with k cores runs k times the games), its ratio to workers=1")
     ap.add_argument("--write-docs", action="store_true", help="write the batched tables into docs/guides/speed.md")
     args = ap.parse_args(argv)
     rows = []
@@ -332,25 +337,25 @@ def _cpu_seconds(pids) -> np.ndarray:
 
 
 def workers_scaling(name: str, num_envs: int, counts: list, seconds: float, rounds: int = 3) -> dict:
-    """Per process count ``k`` (or ``(k, copy)``: ``vector.make(..., copy=copy)``): (decisions/s of ``venv.step`` by
-    wall time, the best window of 40 steps and
+    """Per process count ``k`` (or a key of :func:`_config`: ``(k, False)`` for ``copy=False``, ``("each", k)`` for
+    ``k * num_envs`` games): (decisions/s of ``venv.step`` by wall time, the best window of 40 steps and
     40,000 decisions or more (fewer, but 10 steps or more, when three would not fit in a round); CPU seconds
     per step of the busiest process). The envs of every ``k`` live side by side and are
     measured in turn, ``rounds`` times (so a slow spell of the machine hits every ``k``)."""
     from kozel_env import vector
 
-    envs = {k: vector.make(name, num_envs, seed=0, workers=k[0], copy=k[1]) if isinstance(k, tuple)
-            else vector.make(name, num_envs, seed=0, workers=k) for k in counts}
+    configs = {k: _config(k, num_envs) for k in counts}
+    envs = {k: vector.make(name, n, seed=0, workers=w, copy=c) for k, (w, c, n) in configs.items()}
     try:
         gens = {k: np.random.default_rng(0) for k in counts}
-        per_step = 0.0
+        per_step = {}
         for k, venv in envs.items():
             venv.reset()
             t0 = time.perf_counter()
             for _ in range(20):
                 venv.step(venv.sample_actions(gens[k]))
-            per_step = max(per_step, (time.perf_counter() - t0) / 20)
-        per_window = max(10, min(max(40, 40_000 // num_envs), int(seconds / rounds / 3 / per_step)))
+            per_step[k] = (time.perf_counter() - t0) / 20
+        per_window = max(10, min(max(40, 40_000 // num_envs), int(seconds / rounds / 3 / max(per_step.values()))))
         best = dict.fromkeys(counts, float("inf"))
         cpu = dict.fromkeys(counts, 0.0)
         steps = dict.fromkeys(counts, 0)
@@ -370,10 +375,27 @@ def workers_scaling(name: str, num_envs: int, counts: list, seconds: float, roun
                     best[k] = min(best[k], wall)
                     steps[k] += per_window
                 cpu[k] += max([mine, *(_cpu_seconds(pids) - w0)])
-        return {k: (per_window * num_envs / best[k], cpu[k] / steps[k]) for k in counts}
+        return {k: (per_window * configs[k][2] / best[k], cpu[k] / steps[k]) for k in counts}
     finally:
         for venv in envs.values():
             venv.close()
+
+
+def _config(key, num_envs: int) -> tuple:
+    """(workers, copy, games) of a ``--workers`` table key: ``k`` (``num_envs`` games in ``k`` processes),
+    ``(k, False)`` (the same with ``copy=False``) or ``("each", k)`` (``k * num_envs`` games: ``num_envs`` a
+    process)."""
+    if isinstance(key, tuple) and key[0] == "each":
+        return key[1], True, key[1] * num_envs
+    if isinstance(key, tuple):
+        return key[0], key[1], num_envs
+    return key, True, num_envs
+
+
+def _label(key, num_envs: int) -> str:
+    if isinstance(key, tuple) and key[0] == "each":
+        return f"{key[1]}, {num_envs} each"
+    return f"{key[0]}, no copy" if isinstance(key, tuple) else str(key)
 
 
 CEILING_WORK = {
@@ -488,30 +510,32 @@ def workers_table(args) -> list:
 
     b = max(args.batch_sizes)
     rows = []
-    counts = list(args.workers) + ([(k, False) for k in args.workers if k > 1] if args.no_copy else [])
+    counts = list(args.workers) + ([(k, False) for k in args.workers if k > 1] if args.no_copy else []) + (
+        [("each", k) for k in args.workers if k > 1] if args.per_worker else [])
     machine = ceiling(list(args.workers), args.seconds)
     print("\nthis machine's own scaling (no game work, k processes at once; units/s over one process's):")
     for kind, ratios in machine.items():
         print(f"  {kind:<14}" + "".join(f"  workers={k}: {r:.2f}x" for k, r in ratios.items()), flush=True)
         rows += [{"env": f"machine ceiling: {kind}", "batch": b, "workers": str(k), "ratio_to_first": r}
                  for k, r in ratios.items()]
-    print(f"\n{'batched env':<24}{'B':>6}{'workers':>12}{'step decisions/s':>18}{'/ workers=1':>12}"
+    print(f"\n{'batched env':<24}{'B':>6}{'workers':>17}{'step decisions/s':>18}{'/ workers=1':>12}"
           f"{'busiest ms/step':>16}{'own-core decisions/s':>22}   (os.cpu_count() = {os.cpu_count()})")
     for name in [n for n in args.env if n in vector.BATCHED]:
         scaling = workers_scaling(name, b, counts, args.seconds)
         base = scaling[counts[0]][0]
         for k, (rate, cpu) in scaling.items():
-            own = b / cpu if cpu else float("nan")
-            label = f"{k[0]}, no copy" if isinstance(k, tuple) else str(k)
-            rows.append({"env": name, "batch": b, "workers": label, "batched_step_decisions_per_s": rate,
+            own = _config(k, b)[2] / cpu if cpu else float("nan")
+            label = _label(k, b)
+            rows.append({"env": name, "batch": b, "workers": label, "games": _config(k, b)[2],
+                         "batched_step_decisions_per_s": rate,
                          "ratio_to_first": rate / base, "busiest_cpu_s_per_step": cpu, "own_core_decisions_per_s": own})
-            print(f"{name:<24}{b:>6}{label:>12}{rate:>18,.0f}{rate / base:>12.2f}{cpu * 1e3:>16.2f}{own:>22,.0f}",
+            print(f"{name:<24}{b:>6}{label:>17}{rate:>18,.0f}{rate / base:>12.2f}{cpu * 1e3:>16.2f}{own:>22,.0f}",
                   flush=True)
         for k in [k for k in args.workers if k > 1]:
             rate, alone = shards_apart(name, b, k, args.seconds)  # its ratio: to one such process
             rows.append({"env": name, "batch": b, "workers": f"{k}, shards apart", "batched_step_decisions_per_s": rate,
                          "ratio_to_first": rate / alone, "own_core_decisions_per_s": rate})
-            print(f"{name:<24}{b:>6}{f'{k} apart':>12}{rate:>18,.0f}{rate / alone:>12.2f}{'':>16}{rate:>22,.0f}"
+            print(f"{name:<24}{b:>6}{f'{k} apart':>17}{rate:>18,.0f}{rate / alone:>12.2f}{'':>16}{rate:>22,.0f}"
                   f"   (one such process: {alone:,.0f})", flush=True)
     return rows
 

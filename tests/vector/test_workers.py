@@ -333,7 +333,7 @@ def test_the_benchmark_reports_the_worker_scaling_and_writes_the_docs_table(benc
     page.write_text(f"before\n<!-- BEGIN {bench.MARKER} -->\nold\n<!-- END GENERATED BATCHED SPEED -->\nafter\n")
     monkeypatch.setattr(bench, "DOCS", page)
     rows = bench.main(["--skip-aec", "--batched", "--workers", "1,2", "--batch-sizes", "8", "--seconds", "0.05",
-                       "--env", "dominoes_v0", "--write-docs", "--no-copy"])
+                       "--env", "dominoes_v0", "--write-docs", "--no-copy", "--per-worker"])
     machine = [r for r in rows if r["env"].startswith("machine ceiling")]
     assert [(r["env"], r["workers"]) for r in machine] == [
         ("machine ceiling: compute", "1"), ("machine ceiling: compute", "2"),
@@ -343,15 +343,16 @@ def test_the_benchmark_reports_the_worker_scaling_and_writes_the_docs_table(benc
     scaling = [r for r in rows if "workers" in r and r not in machine]
     assert [(r["env"], r["batch"], r["workers"]) for r in scaling] == [
         ("dominoes_v0", 8, "1"), ("dominoes_v0", 8, "2"), ("dominoes_v0", 8, "2, no copy"),
-        ("dominoes_v0", 8, "2, shards apart")]
+        ("dominoes_v0", 8, "2, 8 each"), ("dominoes_v0", 8, "2, shards apart")]
     assert scaling[0]["ratio_to_first"] == 1.0 and all(r["batched_step_decisions_per_s"] > 0 for r in scaling)
+    assert [r.get("games") for r in scaling[:4]] == [8, 8, 8, 16], "--per-worker: 8 games a process"
     text = page.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "| dominoes_v0 |" in text and "workers = 2 |" in text and "workers = 2, no copy |" in text
-    assert "workers = 2, shards apart |" in text
+    assert "workers = 2, shards apart |" in text and "workers = 2, 8 each |" in text
     assert "B = 8" in text and "| machine ceiling: memory stream | (1.00x) |" in text
     out = capsys.readouterr().out
-    assert "dominoes_v0                  8           2" in out and "8  2, no copy" in out
+    assert "dominoes_v0                  8                2" in out and "8       2, no copy" in out
     assert "this machine's own scaling" in out and "memory stream" in out
     assert bench.worker_counts("all") == list(range(1, (os.cpu_count() or 1) + 1))
 
