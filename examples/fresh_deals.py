@@ -66,8 +66,10 @@ def measure(env: str, who: str, opp: str, sets: int, seed: int, ck_dir: Path, pr
     else:
         from agents.ladder import run
 
+        spec = specs.get("expert", "expert")  # the expert plays ck_dir's policy: its prior and playouts
+        spec += ("," if ":" in spec else ":") + f"policy_path={Path(ck_dir).resolve() / f'{env}.npz'}"
         row = run([env], steps=[(opp, "expert")], expert_seed=seed, expert_sets=sets, with_speed=False,
-                  processes=processes, progress=False, specs=specs)["games"][env]["steps"][0]
+                  processes=processes, progress=False, specs={**specs, "expert": spec})["games"][env]["steps"][0]
         score, margin = row["score"], row["margin"]
     return {"score": score, "margin": margin, "sets": sets, "seed": seed, "seconds": round(time.time() - t, 1)}
 

@@ -80,3 +80,12 @@ def test_the_baselines_fresh_table_is_rendered_from_the_committed_figures(fd):
 def test_an_unknown_game_is_refused_by_name(fd):
     with pytest.raises(SystemExit, match="unknown game.*'nope_v0'.*dominoes_v0"):
         fd.main(["--env", "nope_v0", "--render"])
+
+
+def test_the_expert_plays_the_checked_folders_policy_not_the_shipped_one(fd, tmp_path):
+    """A candidate checked before it ships (``ck_dir``) is the expert's prior and playout policy too."""
+    ck = tmp_path / "candidate"
+    ck.mkdir()
+    (ck / "beat_or_discard_v0.npz").write_bytes(b"not a policy")
+    with pytest.raises(Exception, match="(?i)zip|pickle|load|policy|npz"):
+        fd.measure("beat_or_discard_v0", "expert", "hard", 1, FRESH, ck, 1, SMOKE)
