@@ -8,7 +8,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CURVES = [("ffa-curve", "curve_ffa"), ("qj-curve", "curve_qj"), ("sos-curve", "curve_sos"),
           ("donkey-curve", "curve_donkey"), ("boneyard-curve", "curve_boneyard"), ("dominoes-curve", "curve_dominoes"),
-          ("bod-curve", "curve_bod")]
+          ("bod-curve", "curve_bod"), ("sea-goat-curve", "curve_sea_goat")]
 
 
 def _rows(marker: str) -> list:
