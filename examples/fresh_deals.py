@@ -149,12 +149,9 @@ def render(out_dir: Path = OUT_DIR, ck_dir: Path | None = None, ladder_json: Pat
 
 
 def write_table(md: str, path: Path = BASELINES_MD) -> None:
-    text = path.read_text()
-    if START not in text or END not in text:
-        raise SystemExit(f"{path}: no {START} ... {END} markers to write the table between")
-    a, rest = text.split(START, 1)
-    _, b = rest.split(END, 1)
-    path.write_text(a + START + "\n" + md + "\n" + END + b)
+    from kozel_env.docs import splice
+
+    path.write_text(splice(path.read_text(), (START, END), md, str(path)))
 
 
 def main(argv=None) -> dict:
