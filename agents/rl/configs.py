@@ -118,13 +118,12 @@ GAMES: dict = {
 from scratch in one piece (``train.py --env <game> --ship``, so ``reproduce_baselines.py --train`` reruns
 them): queens_and_jacks_v0, dominoes_v0 and dominoes_ffa_v0. In pieces
 (``train.py --resume --steps N``, whose lr and entropy schedules continue from the resume point towards the
-new budget): sea_goat_v0 (4M, then on to 8M and 12M); six_of_spades_v0 and boneyard_v0 (the pieces of their
-learning curves, ``python -m agents.rl.curve``: 1M, then on to 2M, 4M, 8M, 12M and 16M; boneyard_v0 1M, 4M,
-8M);
-beat_or_discard_v0 and donkey_v0 from the
-time the machine was shared (a first run stopped at 0.7-1M decisions, then resumed to 2M, 3M, 5M, and 8M for
-beat_or_discard_v0; a one-piece donkey_v0 run to 5M tied with it on the held-out deals, 57.9% against 57.9%,
-so the policy shipped before stayed). dominoes_v0 and donkey_v0 were then fine-tuned (:data:`FINETUNE`).
+new budget): sea_goat_v0 (4M, then on to 8M and 12M); six_of_spades_v0, boneyard_v0 and beat_or_discard_v0
+(the pieces of their learning curves, ``python -m agents.rl.curve``: 1M, then on to 2M, 4M, 8M, 12M and 16M;
+boneyard_v0 and beat_or_discard_v0 1M, 4M, 8M); donkey_v0 from the time the machine was shared (a first run
+stopped at 0.7-1M decisions, then resumed to 2M, 3M and 5M; a one-piece run to 5M tied with it on the held-out
+deals, 57.9% against 57.9%, so the policy shipped before stayed). dominoes_v0 and donkey_v0 were then
+fine-tuned (:data:`FINETUNE`).
 ``--train`` runs each budget in one piece."""
 
 
@@ -155,7 +154,8 @@ FINETUNE: dict = {
 ``reproduce_baselines.py --train`` reruns it after the first run). Any other game can be fine-tuned with the
 default budget. dominoes_v0 and donkey_v0 ran in two pieces (``--finetune --steps 2500000``, then ``--resume
 --steps 5000000``; donkey_v0 2M then 4M); ``--train`` runs each budget in one piece. beat_or_discard_v0 was
-fine-tuned too (2M) and did not beat its shipped policy, which stayed; boneyard_v0's fine-tuned policy (2M, from
+fine-tuned too (2M) and did not beat the policy shipped then, which stayed until its learning curve's 8M policy
+replaced it (2026-12-05); boneyard_v0's fine-tuned policy (2M, from
 a one-piece 2M run) shipped until its learning curve's 8M policy replaced it (2026-12-05)."""
 
 
