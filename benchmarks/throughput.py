@@ -29,7 +29,8 @@ and, for the envs with a batched engine (``kozel_env.vector``), at batch sizes 1
   machinery between them, started together, and its ratio to one such process stepping all ``B`` (the two
   alternating): what ``workers=k`` would give if sharding cost nothing; ``--per-worker``: also ``k`` processes
   stepping ``k * B`` games (``B`` a process, as a user with ``k`` cores runs ``k`` times the games), its ratio to
-  ``workers=1`` stepping ``B``;
+  ``workers=1`` stepping ``B``, and its bound without the machinery (``k apart, B each``: ``k`` separate
+  processes of ``B`` games each against one of ``B``);
 * ``--write-docs``: the batched tables of this run into ``docs/guides/speed.md`` (between its markers);
 * ``--floor``: PettingZoo's own floor on the same machine: an env that does no game work (a fixed
   observation and mask, 28 decisions per episode) wrapped in PettingZoo classic's standard wrappers
@@ -492,16 +493,18 @@ def _shards_at_once(name: str, num_envs: int, k: int, seconds: float) -> float:
                 p.kill()
 
 
-def shards_apart(name: str, num_envs: int, k: int, seconds: float, rounds: int = 3) -> tuple:
+def shards_apart(name: str, num_envs: int, k: int, seconds: float, rounds: int = 3, each: bool = False) -> tuple:
     """The bound of ``workers=k`` without its machinery: (decisions/s of ``k`` separate processes stepping the
     ``k`` shards at once, decisions/s of one such process stepping the whole batch), each the best of
     ``rounds`` runs of ``seconds / rounds``, the two alternating (so a slow spell of the machine hits both).
     Their ratio under ``k`` is what the engine itself (its fixed cost per step, paid per shard) and the shared
-    caches and memory leave to any sharding, before the workers' own costs."""
+    caches and memory leave to any sharding, before the workers' own costs. ``each``: the bound of
+    ``--per-worker`` instead, ``k`` processes of ``num_envs`` games each against one of ``num_envs``: what the
+    cores, caches and memory of the machine leave to ``k`` processes with no fixed cost shared out."""
     apart, alone = [], []
     for _ in range(rounds):
         alone.append(_shards_at_once(name, num_envs, 1, seconds / rounds))
-        apart.append(_shards_at_once(name, num_envs, k, seconds / rounds))
+        apart.append(_shards_at_once(name, num_envs * k if each else num_envs, k, seconds / rounds))
     return max(apart), max(alone)
 
 
@@ -537,6 +540,14 @@ def workers_table(args) -> list:
                          "ratio_to_first": rate / alone, "own_core_decisions_per_s": rate})
             print(f"{name:<24}{b:>6}{f'{k} apart':>17}{rate:>18,.0f}{rate / alone:>12.2f}{'':>16}{rate:>22,.0f}"
                   f"   (one such process: {alone:,.0f})", flush=True)
+        for k in [k for k in args.workers if k > 1 and args.per_worker]:
+            rate, alone = shards_apart(name, b, k, args.seconds, each=True)  # its ratio: to one process of b games
+            label = f"{k} apart, {b} each"
+            rows.append({"env": name, "batch": b, "workers": label, "games": k * b,
+                         "batched_step_decisions_per_s": rate, "ratio_to_first": rate / alone,
+                         "own_core_decisions_per_s": rate})
+            print(f"{name:<24}{b:>6}{label:>17}{rate:>18,.0f}{rate / alone:>12.2f}{'':>16}{rate:>22,.0f}"
+                  f"   (one process of {b}: {alone:,.0f})", flush=True)
     return rows
 
 

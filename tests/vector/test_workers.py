@@ -343,13 +343,14 @@ def test_the_benchmark_reports_the_worker_scaling_and_writes_the_docs_table(benc
     scaling = [r for r in rows if "workers" in r and r not in machine]
     assert [(r["env"], r["batch"], r["workers"]) for r in scaling] == [
         ("dominoes_v0", 8, "1"), ("dominoes_v0", 8, "2"), ("dominoes_v0", 8, "2, no copy"),
-        ("dominoes_v0", 8, "2, 8 each"), ("dominoes_v0", 8, "2, shards apart")]
+        ("dominoes_v0", 8, "2, 8 each"), ("dominoes_v0", 8, "2, shards apart"), ("dominoes_v0", 8, "2 apart, 8 each")]
     assert scaling[0]["ratio_to_first"] == 1.0 and all(r["batched_step_decisions_per_s"] > 0 for r in scaling)
-    assert [r.get("games") for r in scaling[:4]] == [8, 8, 8, 16], "--per-worker: 8 games a process"
+    assert [r.get("games") for r in scaling] == [8, 8, 8, 16, None, 16], "--per-worker: 8 games a process"
     text = page.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "| dominoes_v0 |" in text and "workers = 2 |" in text and "workers = 2, no copy |" in text
     assert "workers = 2, shards apart |" in text and "workers = 2, 8 each |" in text
+    assert "workers = 2 apart, 8 each |" in text
     assert "B = 8" in text and "| machine ceiling: memory stream | (1.00x) |" in text
     out = capsys.readouterr().out
     assert "dominoes_v0                  8                2" in out and "8       2, no copy" in out
@@ -374,3 +375,11 @@ def test_the_benchmarks_bound_of_sharding_steps_separate_shards_and_names_one_th
     assert apart > 0 and alone > 0
     with pytest.raises(RuntimeError, match="a shard process of no_such_env failed to start"):
         bench.shards_apart("no_such_env", 8, 2, 0.05)
+
+
+def test_the_per_worker_bound_steps_k_separate_processes_of_the_whole_batch_each(bench, monkeypatch):
+    calls = []
+    monkeypatch.setattr(bench, "_shards_at_once", lambda name, n, k, seconds: calls.append((n, k)) or float(n))
+    assert bench.shards_apart("dominoes_v0", 8, 2, 0.1, rounds=1, each=True) == (16.0, 8.0)
+    assert bench.shards_apart("dominoes_v0", 8, 2, 0.1, rounds=1) == (8.0, 8.0)
+    assert calls == [(8, 1), (16, 2), (8, 1), (8, 2)], "each: 2 processes of 8 games against one of 8"
