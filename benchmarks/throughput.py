@@ -546,7 +546,7 @@ def workers_table(args) -> list:
             rows.append({"env": name, "batch": b, "workers": label, "games": k * b,
                          "batched_step_decisions_per_s": rate, "ratio_to_first": rate / alone,
                          "own_core_decisions_per_s": rate})
-            print(f"{name:<24}{b:>6}{label:>17}{rate:>18,.0f}{rate / alone:>12.2f}{'':>16}{rate:>22,.0f}"
+            print(f"{name:<24}{b:>6} {label:>16}{rate:>18,.0f}{rate / alone:>12.2f}{'':>16}{rate:>22,.0f}"
                   f"   (one process of {b}: {alone:,.0f})", flush=True)
     return rows
 
