@@ -534,20 +534,15 @@ def workers_table(args) -> list:
                          "ratio_to_first": rate / base, "busiest_cpu_s_per_step": cpu, "own_core_decisions_per_s": own})
             print(f"{name:<24}{b:>6}{label:>17}{rate:>18,.0f}{rate / base:>12.2f}{cpu * 1e3:>16.2f}{own:>22,.0f}",
                   flush=True)
-        for k in [k for k in args.workers if k > 1]:
-            rate, alone = shards_apart(name, b, k, args.seconds)  # its ratio: to one such process
-            rows.append({"env": name, "batch": b, "workers": f"{k}, shards apart", "batched_step_decisions_per_s": rate,
-                         "ratio_to_first": rate / alone, "own_core_decisions_per_s": rate})
-            print(f"{name:<24}{b:>6}{f'{k} apart':>17}{rate:>18,.0f}{rate / alone:>12.2f}{'':>16}{rate:>22,.0f}"
-                  f"   (one such process: {alone:,.0f})", flush=True)
-        for k in [k for k in args.workers if k > 1 and args.per_worker]:
-            rate, alone = shards_apart(name, b, k, args.seconds, each=True)  # its ratio: to one process of b games
-            label = f"{k} apart, {b} each"
-            rows.append({"env": name, "batch": b, "workers": label, "games": k * b,
-                         "batched_step_decisions_per_s": rate, "ratio_to_first": rate / alone,
-                         "own_core_decisions_per_s": rate})
-            print(f"{name:<24}{b:>6} {label:>16}{rate:>18,.0f}{rate / alone:>12.2f}{'':>16}{rate:>22,.0f}"
-                  f"   (one process of {b}: {alone:,.0f})", flush=True)
+        for each in (False, True) if args.per_worker else (False,):  # sharding B; (--per-worker) B a process
+            for k in [k for k in args.workers if k > 1]:
+                rate, alone = shards_apart(name, b, k, args.seconds, each=each)  # its ratio: to one process of b
+                label = f"{k} apart, {b} each" if each else f"{k}, shards apart"
+                rows.append({"env": name, "batch": b, "workers": label, **({"games": k * b} if each else {}),
+                             "batched_step_decisions_per_s": rate, "ratio_to_first": rate / alone,
+                             "own_core_decisions_per_s": rate})
+                print(f"{name:<24}{b:>6} {label if each else f'{k} apart':>16}{rate:>18,.0f}{rate / alone:>12.2f}"
+                      f"{'':>16}{rate:>22,.0f}   (one process of {b}: {alone:,.0f})", flush=True)
     return rows
 
 
