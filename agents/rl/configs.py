@@ -80,10 +80,7 @@ network and the buffer: its log-probability is 0 and its entropy 0, so it adds n
 gradient, and the critic only needs the positions where the learner chooses. The rewards that arrive
 meanwhile go to the seat's last real decision, as they would between any two of its decisions. The budget
 (``total_steps``) still counts every learner move, forced ones included, so the same budget is the same
-amount of play with or without it, and the update keeps what the forced moves did there: its minibatches
-hold the decisions of ``minibatch`` moves (so it takes as many steps per move), and GAE discounts a decision
-that forced moves follow by ``gamma`` and ``gamma * lam`` once per move. The warm start's imitation records
-every move either way. On in
+amount of play with or without it. The warm start's imitation records every move either way. On in
 :data:`DEFAULT` (documented runs from 2026-12-06); a run saved before it existed resumes without it
 (:meth:`PPOConfig.from_json` reads a missing key as off)."""
 

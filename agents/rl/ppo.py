@@ -44,13 +44,10 @@ __all__ = ["LEARNER", "PPOConfig", "PPOTrainer", "advantages", "ppo_update"]
 
 def advantages(buf: Rollout, gamma: float, lam: float) -> tuple:
     """GAE along the trajectories of ``buf`` (see the module doc): ``(indices of the final transitions,
-    their advantages, their returns)``. A transition that forced moves of its seat follow before its next
-    decision (``Rollout.after``, configs.SKIP_FORCED) spans ``1 + after`` moves and is discounted by
-    ``gamma`` and ``gamma * lam`` to that power, as the moves would have been one by one."""
+    their advantages, their returns)``."""
     n = buf.n
     adv = np.zeros(n, np.float32)
-    span = 1 + buf.after[:n]
-    g, gl = gamma ** span, (gamma * lam) ** span
+    g, gl = gamma, gamma * lam
     rew, val, done, nxt, final = buf.rew, buf.val, buf.done, buf.nxt, buf.final
     for j in range(n - 1, -1, -1):
         if not final[j]:
@@ -59,7 +56,7 @@ def advantages(buf: Rollout, gamma: float, lam: float) -> tuple:
             adv[j] = rew[j] - val[j]
         else:
             k = nxt[j]
-            adv[j] = rew[j] + g[j] * val[k] - val[j] + (gl[j] * adv[k] if final[k] else 0.0)
+            adv[j] = rew[j] + g * val[k] - val[j] + (gl * adv[k] if final[k] else 0.0)
     idx = np.flatnonzero(final[:n])
     return idx, adv[idx], adv[idx] + val[idx]
 
@@ -83,7 +80,6 @@ class _Batch:
         self.adv = torch.from_numpy(adv)
         self.ret = torch.from_numpy(ret.astype(np.float32))
         self.n = len(idx)
-        self.moves = int(buf.moves[idx].sum())   # the learner moves these decisions stand for
         self.adv_n = (self.adv - self.adv.mean()) / (self.adv.std() + 1e-8)
 
     def evaluate(self, model: ActorCritic, mb: torch.Tensor) -> tuple:
@@ -108,14 +104,11 @@ def ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, buf: Rollout, cfg
     """``cfg.epochs`` passes of clipped PPO over the final transitions of ``buf`` (the first ``limit`` of them
     where given), in shuffled minibatches; lr and entropy coefficient decay linearly with ``frac_done``;
     ``critic_only`` (the value warm-up) trains the value term alone. Returns the mean ``pg``, ``vf``, ``ent``,
-    ``kl``, ``clipfrac``; the PPO loss (:meth:`_Batch.loss`) of the first minibatch -- a random sample of the
-    decisions standing for up to ``cfg.minibatch`` moves, all of them in a smaller batch -- before the update and
-    after it (``loss_before``: from the first step's own forward pass, ``loss_after``: one more pass);
-    ``vf_before`` (the value loss of the whole batch at collection), ``samples``, ``lr``."""
+    ``kl``, ``clipfrac``; the PPO loss (:meth:`_Batch.loss`) of the first minibatch -- a random sample of up to
+    ``cfg.minibatch`` of the decisions, all of them in a smaller batch -- before the update and after it
+    (``loss_before``: from the first step's own forward pass, ``loss_after``: one more pass); ``vf_before`` (the
+    value loss of the whole batch at collection), ``samples``, ``lr``."""
     b = _Batch(buf, cfg.gamma, cfg.lam, limit)
-    # minibatches of cfg.minibatch learner moves: with forced moves out of the buffer (configs.SKIP_FORCED)
-    # as many steps per move as with them in, each on the decisions alone
-    size = max(1, round(cfg.minibatch * b.n / b.moves)) if b.moves > b.n else cfg.minibatch
     lr = cfg.lr + (cfg.lr_final - cfg.lr) * frac_done
     ent_coef = cfg.ent_coef + (cfg.ent_final - cfg.ent_coef) * frac_done
     for gr in opt.param_groups:
@@ -125,9 +118,9 @@ def ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, buf: Rollout, cfg
     probe = loss_before = None
     for _ in range(cfg.epochs):
         perm = torch.randperm(b.n, generator=generator)
-        for s in range(0, b.n, size):
-            mb = perm[s:s + size]
-            if len(mb) < size // 4 and s > 0:
+        for s in range(0, b.n, cfg.minibatch):
+            mb = perm[s:s + cfg.minibatch]
+            if len(mb) < cfg.minibatch // 4 and s > 0:
                 continue
             logp, ent, v = b.evaluate(model, mb)
             if probe is None:
@@ -150,7 +143,7 @@ def ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, buf: Rollout, cfg
             count += 1
     stats = dict(zip(("pg", "vf", "ent", "kl", "clipfrac"), (sums / max(1, count)).tolist()))
     if probe is None:   # no step taken (no epochs or no decisions): the loss stayed what it was
-        probe = torch.arange(min(b.n, size))
+        probe = torch.arange(min(b.n, cfg.minibatch))
     with torch.no_grad():
         logp, _, v = b.evaluate(model, probe)
     after = b.loss(probe, logp, v, cfg.clip, cfg.vf_coef)

@@ -68,13 +68,12 @@ class Rollout:
         self.nxt = np.full(cap, -1, np.int64)
         self.final = np.zeros(cap, bool)
         self.moves = np.ones(cap, np.int64)   # learner moves a row stands for: 1 + the forced ones it covers
-        self.after = np.zeros(cap, np.int64)  # of those, the forced moves its seat made after it (before nxt)
         self.n = 0
 
     def carry(self, idx: np.ndarray) -> np.ndarray:
         """Restart the storage keeping only the transitions ``idx`` (moved to the front); their new indices."""
         m = len(idx)
-        names = ("obs", "mask", "act", "logp", "val", "rew", "moves", "after")
+        names = ("obs", "mask", "act", "logp", "val", "rew", "moves")
         for name in names + (("cobs",) if self.cobs is not None else ()):
             arr = getattr(self, name)
             arr[:m] = arr[idx]   # fancy indexing copies first, so overlapping moves are safe
@@ -159,7 +158,6 @@ class CollectorBase:
         p = self.pending[games, seats]
         has = p >= 0
         self.buf.moves[p[has]] += 1
-        self.buf.after[p[has]] += 1
         self.forced_before[games[~has], seats[~has]] += 1
 
     def _moves_collected(self) -> int:
@@ -235,7 +233,6 @@ class CollectorBase:
         self.buf.final[prev[has]] = True
         self.pending[games, seats] = rows
         self.buf.moves[rows] = 1 + self.forced_before[games, seats]
-        self.buf.after[rows] = 0
         self.forced_before[games, seats] = 0
 
     def _deal_rewards(self, seat_points: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="needs the train extra (PyTorch): pip install -e '.[train]'")
 
 from agents.rl.evaluate import evaluate  # noqa: E402
-from agents.rl.ppo import LEARNER, PPOConfig, PPOTrainer, advantages, ppo_update  # noqa: E402
+from agents.rl.ppo import LEARNER, PPOConfig, PPOTrainer, advantages  # noqa: E402
 
 
 def _trainer(**kw):
@@ -33,23 +33,6 @@ def test_gae_follows_each_seats_trajectory_and_bootstraps_at_the_cut():
     a1 = 0.5 + 0.4 - 0.2 + 0.5 * a3
     assert adv.tolist() == pytest.approx([a0, a1, a2, a3])
     assert ret.tolist() == pytest.approx([a0 + 0.1, a1 + 0.2, a2 + 0.3, a3 + 0.4])
-
-
-def test_gae_discounts_a_transition_once_per_move_it_spans():
-    """configs.SKIP_FORCED: j0 is followed by 2 forced moves of its seat before j1 (``after``), so its link
-    to j1 is discounted by gamma**3 and (gamma * lam)**3."""
-    tr = _trainer(gamma=0.9, lam=0.5)
-    b = tr.collector.buf
-    b.n = 2
-    b.val[:2] = [0.2, 0.4]
-    b.rew[:2] = [0.5, 1.0]
-    b.done[:2] = [False, True]
-    b.final[:2] = [True, True]
-    b.nxt[:2] = [1, -1]
-    b.after[:2] = [2, 0]
-    idx, adv, _ = advantages(b, tr.cfg.gamma, tr.cfg.lam)
-    a1 = 1.0 - 0.4
-    assert adv.tolist() == pytest.approx([0.5 + 0.9 ** 3 * 0.4 - 0.2 + 0.45 ** 3 * a1, a1])
 
 
 def test_rewards_reach_each_seats_last_decision_and_nothing_is_lost():
@@ -105,23 +88,6 @@ def test_the_budget_ends_on_exactly_total_steps_moves(skip):
     assert tr.steps == 333 and sum(m for _, _, m in used) == 333
     left, fit, _ = used[-1]
     assert fit <= left and (skip or fit == left)
-
-
-@pytest.mark.parametrize("skip", [False, True])
-def test_the_update_takes_one_step_per_minibatch_of_moves(skip):
-    """configs.SKIP_FORCED: without the forced moves the minibatches hold fewer decisions, not fewer moves,
-    so an epoch takes as many optimizer steps as it would with them."""
-    tr = _trainer(num_envs=4, rollout_ticks=150, selfplay=1.0, skip_forced=skip, minibatch=64, epochs=1)
-    tr.collector.collect()
-    b = tr.collector.buf
-    fin = b.final[:b.n]
-    moves, rows = int(b.moves[:b.n][fin].sum()), int(fin.sum())
-    steps = []
-    step = tr.opt.step
-    tr.opt.step = lambda *a, **k: (steps.append(1), step(*a, **k))
-    ppo_update(tr.model, tr.opt, b, tr.cfg, tr.tgen, 0.0)
-    assert (rows < moves) == skip
-    assert abs(len(steps) - moves / 64) <= 1.5
 
 
 def test_opponent_seats_are_not_learner_data():

@@ -55,14 +55,14 @@ def _replay(col, steps, info):
     the recorded actions: checks obs, masks and critic inputs row by row (with ``skip_forced``, that a learner
     move with one legal action is that action and has no row: configs.SKIP_FORCED); returns the expected
     rewards, done flags, links, open transitions, finished matches, learner returns against opponents, the
-    match ends (step, game) and the learner moves each row stands for (all, and those after it)."""
+    match ends (step, game) and the learner moves each row stands for."""
     cfg, buf, E, n = col.cfg, col.buf, col.cfg.num_envs, info.num_players
     venv = vector.make(cfg.env, E, seed=TRAIN_SEED_BASE + cfg.seed * 100_000_000)
     ts = venv.reset()
     w = cfg.shaping / math.sqrt(max(1.0, info.deals_per_match)) / info.points_std
     rew, done, nxt = np.zeros(buf.n), np.zeros(buf.n, bool), np.full(buf.n, -1)
     last, row, matches, vs_returns, ends = {}, 0, 0, [], []
-    moves, after, before = np.zeros(buf.n, np.int64), np.zeros(buf.n, np.int64), {}
+    moves, before = np.zeros(buf.n, np.int64), {}
     d, od = info.obs_dim, info.oracle_dim
     for k, (seat, own, actions) in enumerate(steps):
         assert (seat == ts.seat).all()
@@ -75,7 +75,6 @@ def _replay(col, steps, info):
                 assert ts.mask[b, actions[b]]
                 if key in last:
                     moves[last[key]] += 1
-                    after[last[key]] += 1
                 else:
                     before[key] = before.get(key, 0) + 1
                 continue
@@ -107,7 +106,7 @@ def _replay(col, steps, info):
                     if ts.done[b]:
                         done[last.pop((b, s))] = True
     assert row == buf.n
-    return rew, done, nxt, last, matches, vs_returns, ends, (moves, after)
+    return rew, done, nxt, last, matches, vs_returns, ends, moves
 
 
 @pytest.mark.parametrize("env,selfplay,ticks,skip", [("dominoes_v0", 1.0, 150, False), ("dominoes_v0", 0.5, 150, False),
@@ -120,9 +119,9 @@ def test_the_buffer_holds_what_the_vector_env_showed_and_the_matches_gave(env, s
     col, steps, info = _collector(env, selfplay=selfplay, bots={"random": 1.0}, bot_share=0.5, ticks=ticks,
                                   skip_forced=skip)
     final = col.collect()
-    rew, done, nxt, last, matches, vs_returns, ends, (moves, after) = _replay(col, steps, info)
+    rew, done, nxt, last, matches, vs_returns, ends, moves = _replay(col, steps, info)
     buf = col.buf
-    assert np.array_equal(buf.moves[:buf.n], moves) and np.array_equal(buf.after[:buf.n], after)
+    assert np.array_equal(buf.moves[:buf.n], moves)
     assert (moves > 1).any() == skip and (buf.mask[:buf.n].sum(axis=1) == 1).any() != skip
     assert final == int(moves[buf.final[:buf.n]].sum())
     assert matches >= 1 and col.matches_done == matches and done.sum() >= info.num_players
