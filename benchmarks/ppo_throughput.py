@@ -7,10 +7,8 @@ and ``bc_steps=0``, ``bots={}``, no evaluations, one torch thread; the pool star
 initial actor), so with ``selfplay < 1`` the other matches are played against snapshots from the start. After
 one warm-up iteration it runs iterations until ``--seconds`` of them are measured and prints, per run:
 
-* ``collect/s``: learner moves (those that enter an update, and with ``skip_forced``, on in the documented
-  configs, the forced moves they stand for: ``agents.rl.configs.SKIP_FORCED``; the training budget counts
-  the same) per CPU second of collection;
-* ``e2e/s``: the same moves per CPU second of collection + PPO update (the whole iteration), and
+* ``collect/s``: learner decisions (those that enter an update) per CPU second of collection;
+* ``e2e/s``: the same decisions per CPU second of collection + PPO update (the whole iteration), and
   ``e2e wall/s`` per wall second (lower where the machine is shared);
 * ``collect`` / ``update``: the share of the iteration's CPU time in each.
 

@@ -57,7 +57,6 @@ class PPOConfig:
     value_warmup: int = 0              # first PPO iterations that train the critic only (after a warm start)
     init_from: str = ""                # start the actor from this policy .npz ("shipped": the shipped checkpoint)
     vector: bool = False               # collect through the batched vector env (VectorCollector; vector.BATCHED)
-    skip_forced: bool = False          # a learner move with one legal action is played, not learned (see below)
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -72,17 +71,6 @@ class PPOConfig:
         d["eval_opponents"] = tuple(d.get("eval_opponents", ("random",)))
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in d.items() if k in known})
-
-
-SKIP_FORCED = """``skip_forced``: a learner move with a single legal action (a pass, the one tile that fits,
-the one card that follows suit: 21-41% of the moves in random play, by game) is played at once, outside the
-network and the buffer: its log-probability is 0 and its entropy 0, so it adds nothing to the policy
-gradient, and the critic only needs the positions where the learner chooses. The rewards that arrive
-meanwhile go to the seat's last real decision, as they would between any two of its decisions. The budget
-(``total_steps``) still counts every learner move, forced ones included, so the same budget is the same
-amount of play with or without it. The warm start's imitation records every move either way. On in
-:data:`DEFAULT` (documented runs from 2026-12-06); a run saved before it existed resumes without it
-(:meth:`PPOConfig.from_json` reads a missing key as off)."""
 
 
 DEFAULT = {
@@ -107,7 +95,6 @@ DEFAULT = {
     "eval_opponents": ("random", "normal"),
     "eval_every": 25,
     "eval_seeds": 50,
-    "skip_forced": True,   # SKIP_FORCED
 }
 
 # The dominoes recipe where the default one plateaued (dominoes_v0, sea_goat_v0): a wider network and five

@@ -239,16 +239,15 @@ class PPOTrainer:
     # ------------------------------------------------------------------ loop
     def train_iteration(self) -> dict:
         """Collect one rollout, update, snapshot into the pool and evaluate when due; returns the statistics
-        (also in ``history`` and ``log.jsonl``). The budget counts learner moves (``steps``; with
-        ``cfg.skip_forced`` the forced ones too, which enter no update) and is exact: where the rollout holds
-        more moves than ``cfg.total_steps`` leaves, only its first decisions whose moves fit enter the update
-        (:meth:`_rows_within`), the rest are dropped, and the run ends on ``total_steps``."""
+        (also in ``history`` and ``log.jsonl``). The budget is exact: where the rollout holds more decisions
+        than ``cfg.total_steps`` leaves, only the first of them (as many as are left) enter the update, the
+        rest are dropped, and the run ends on exactly ``total_steps`` decisions."""
         cfg = self.cfg
         t0 = time.perf_counter()
         c0 = time.process_time()
         collected = self.collector.collect()
         left = max(1, cfg.total_steps - self.steps)
-        limit = self._rows_within(left) if collected > left else None
+        limit = left if collected > left else None
         self.steps += min(collected, left)  # counted when they enter an update
         t1 = time.perf_counter()
         stats = ppo_update(self.model, self.opt, self.collector.buf, cfg, self.tgen,
@@ -256,7 +255,7 @@ class PPOTrainer:
                            limit=limit)
         t2 = time.perf_counter()
         self.iteration += 1
-        stats.update(iteration=self.iteration, steps=self.steps, moves=min(collected, left), matches=self.matches_done,
+        stats.update(iteration=self.iteration, steps=self.steps, matches=self.matches_done,
                      collect_s=t1 - t0, update_s=t2 - t1)
         if self.collector.ep_stats:
             stats["vs_pool_return"] = float(np.mean(self.collector.ep_stats))
@@ -274,14 +273,6 @@ class PPOTrainer:
         if self.log_fn is not None:
             self.log_fn(stats)
         return stats
-
-    def _rows_within(self, left: int) -> int:
-        """How many of the rollout's decisions (``final``, in the order they were collected) enter the last
-        update of the budget: those whose learner moves (``Rollout.moves``: forced ones included) add up to at
-        most ``left``, and at least one."""
-        buf = self.collector.buf
-        idx = np.flatnonzero(buf.final[:buf.n])
-        return max(1, int(np.searchsorted(np.cumsum(buf.moves[idx]), left, side="right")))
 
     def done(self) -> bool:
         return self.steps >= self.cfg.total_steps

@@ -67,14 +67,12 @@ class Rollout:
         self.done = np.zeros(cap, bool)
         self.nxt = np.full(cap, -1, np.int64)
         self.final = np.zeros(cap, bool)
-        self.moves = np.ones(cap, np.int64)   # learner moves a row stands for: 1 + the forced ones it covers
         self.n = 0
 
     def carry(self, idx: np.ndarray) -> np.ndarray:
         """Restart the storage keeping only the transitions ``idx`` (moved to the front); their new indices."""
         m = len(idx)
-        names = ("obs", "mask", "act", "logp", "val", "rew", "moves")
-        for name in names + (("cobs",) if self.cobs is not None else ()):
+        for name in ("obs", "mask", "act", "logp", "val", "rew") + (("cobs",) if self.cobs is not None else ()):
             arr = getattr(self, name)
             arr[:m] = arr[idx]   # fancy indexing copies first, so overlapping moves are safe
         self.done[:] = False
@@ -139,31 +137,11 @@ class CollectorBase:
         E = cfg.num_envs
         self.buf = Rollout(E * cfg.rollout_ticks + E * self.n, info.obs_dim, self.cobs_dim, info.num_actions)
         self.pending = np.full((E, self.n), -1, np.int64)   # per match and seat: its open transition
-        self.forced_before = np.zeros((E, self.n), np.int64)  # per match and seat: forced moves before its first row
         self.seed_counter = 0
         self.matches_done = 0
         self.ep_stats: list = []
         self.teacher = None           # bot spec whose moves fill the learner seats (behaviour cloning)
         self.dagger = False           # during cloning: the learner moves and the teacher only labels
-
-    @property
-    def skipping(self) -> bool:
-        """Forced learner moves are played outside the buffer (``cfg.skip_forced``, not while imitating):
-        :data:`agents.rl.configs.SKIP_FORCED`."""
-        return bool(getattr(self.cfg, "skip_forced", False)) and self.teacher is None
-
-    def _forced(self, games: np.ndarray, seats: np.ndarray) -> None:
-        """Seats ``seats`` of matches ``games`` (each match once) made a forced move without a buffer row: it
-        counts in the seat's open transition (``moves``), or where the seat has none yet, in its next one."""
-        p = self.pending[games, seats]
-        has = p >= 0
-        self.buf.moves[p[has]] += 1
-        self.forced_before[games[~has], seats[~has]] += 1
-
-    def _moves_collected(self) -> int:
-        """The learner moves that the update's decisions (``final``) stand for, forced ones included."""
-        n = self.buf.n
-        return int(self.buf.moves[:n][self.buf.final[:n]].sum())
 
     def _next_seed(self) -> int:
         self.seed_counter += 1
@@ -232,8 +210,6 @@ class CollectorBase:
         self.buf.nxt[prev[has]] = rows[has]
         self.buf.final[prev[has]] = True
         self.pending[games, seats] = rows
-        self.buf.moves[rows] = 1 + self.forced_before[games, seats]
-        self.forced_before[games, seats] = 0
 
     def _deal_rewards(self, seat_points: np.ndarray) -> np.ndarray:
         """The shaping reward per seat of deals with ``seat_points[..., seat]`` (module docstring)."""
@@ -255,7 +231,6 @@ class CollectorBase:
         self.buf.done[p[has]] = True
         self.buf.final[p[has]] = True
         self.pending[games] = -1
-        self.forced_before[games] = 0
         self.matches_done += len(games)
 
 
@@ -299,7 +274,6 @@ class Collector(CollectorBase):
         """Empty the rollout and start every match afresh."""
         self.buf.n = 0
         self.pending[:] = -1
-        self.forced_before[:] = 0
         for e in range(self.cfg.num_envs):
             self._new_match(e)
 
@@ -323,7 +297,7 @@ class Collector(CollectorBase):
                 st.apply_action(a)
                 if len(st.results) != self.last_deals[e] or st.terminal:   # a deal ended
                     self._on_deal_end(e)
-        return self._moves_collected()
+        return int(self.buf.final[:self.buf.n].sum())
 
     def _critic_input(self, st, seat: int, obs_row: np.ndarray, out: np.ndarray) -> None:
         d, od = self.info.obs_dim, self.info.oracle_dim
@@ -338,20 +312,8 @@ class Collector(CollectorBase):
 
     def _learner_moves(self, es: list, actions: dict) -> None:
         """The learner seats to move in matches ``es``: record them in the buffer (with the teacher's moves
-        while cloning), link each to its seat's previous decision, and choose their actions (a forced move,
-        when :attr:`skipping`, is played at once and recorded nowhere)."""
+        while cloning), link each to its seat's previous decision, and choose their actions."""
         buf, game = self.buf, self.game
-        legal = [self.states[e].legal_actions() for e in es]
-        if self.skipping:
-            forced = [r for r, la in enumerate(legal) if len(la) == 1]
-            if forced:
-                for r in forced:
-                    actions[es[r]] = int(legal[r][0])
-                self._forced(np.asarray([es[r] for r in forced], np.int64),
-                             np.asarray([self.states[es[r]].current_player for r in forced], np.int64))
-                es, legal = [e for e, la in zip(es, legal) if len(la) != 1], [la for la in legal if len(la) != 1]
-                if not es:
-                    return
         j0 = buf.n
         j1 = j0 + len(es)
         obs = buf.obs[j0:j1]
@@ -362,7 +324,7 @@ class Collector(CollectorBase):
             st = self.states[e]
             p = seats[r] = st.current_player
             obs[r] = game.observe(st, p)
-            mask[r, legal[r]] = True
+            mask[r, st.legal_actions()] = True
             if self.cobs_dim:
                 self._critic_input(st, p, obs[r], buf.cobs[j0 + r])
         a = self._learner_actions(j0, j1, lambda o, m: [self._bot_move(e, o[r], m[r]) for r, e in enumerate(es)])

@@ -103,7 +103,6 @@ class VectorCollector(CollectorBase):
         of the matches begun so far)."""
         self.buf.n = 0
         self.pending[:] = -1
-        self.forced_before[:] = 0
         seed = TRAIN_SEED_BASE + self.cfg.seed * 100_000_000 + self.seed_counter
         self.seed_counter += self.cfg.num_envs
         self.ts = self.venv.reset(seed=seed)
@@ -127,21 +126,11 @@ class VectorCollector(CollectorBase):
             ts = self.venv.step(actions)
             self._ends(ts)
         self.ts = ts
-        return self._moves_collected()
+        return int(self.buf.final[:self.buf.n].sum())
 
     def _learner_moves(self, ts: vector.TimeStep, games: np.ndarray) -> np.ndarray:
         """The learner seats to move in ``games``: record them in the buffer, link each to its seat's
-        previous decision; their actions (a forced move, when :attr:`skipping`, is played at once and recorded
-        nowhere)."""
-        if self.skipping:
-            legal = ts.mask[games] != 0
-            forced = legal.sum(axis=1) == 1
-            if forced.any():
-                out = np.argmax(legal, axis=1)
-                self._forced(games[forced], ts.seat[games[forced]])
-                if not forced.all():
-                    out[~forced] = self._learner_moves(ts, games[~forced])
-                return out
+        previous decision; their actions."""
         buf = self.buf
         j0 = buf.n
         j1 = j0 + len(games)

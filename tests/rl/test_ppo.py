@@ -57,39 +57,6 @@ def test_rewards_reach_each_seats_last_decision_and_nothing_is_lost():
     assert c.buf.n > 0
 
 
-@pytest.mark.parametrize("skip", [False, True])
-def test_forced_moves_count_in_the_budget_but_only_choices_enter_the_buffer(skip):
-    """configs.SKIP_FORCED, scalar collector, self-play (every move a learner move): with ``skip_forced`` no
-    row has a single legal action and the rows' ``moves`` (plus those not yet attributed) add up to every
-    move played; without it every move is a row of 1."""
-    tr = _trainer(num_envs=3, rollout_ticks=200, selfplay=1.0, skip_forced=skip)
-    c = tr.collector
-    got = c.collect()
-    b, n = c.buf, c.buf.n
-    single = b.mask[:n].sum(axis=1) == 1
-    played = 3 * 200   # each tick, each match: one move, the learner's
-    assert b.moves[:n].sum() + c.forced_before.sum() == played
-    assert (b.moves[:n] > 1).any() == skip
-    assert single.any() != skip and (n < played) == skip
-    assert got == int(b.moves[:n][b.final[:n]].sum())
-
-
-@pytest.mark.parametrize("skip", [False, True])
-def test_the_budget_ends_on_exactly_total_steps_moves(skip):
-    """The last update takes the first decisions whose moves fit (PPOTrainer._rows_within)."""
-    tr = _trainer(num_envs=4, rollout_ticks=40, selfplay=1.0, total_steps=333, skip_forced=skip, epochs=1)
-    used = []
-    while not tr.done():
-        left = tr.cfg.total_steps - tr.steps
-        s = tr.train_iteration()
-        b = tr.collector.buf
-        fin = np.flatnonzero(b.final[:b.n])[:s["samples"]]
-        used.append((left, int(b.moves[fin].sum()), s["moves"]))
-    assert tr.steps == 333 and sum(m for _, _, m in used) == 333
-    left, fit, _ = used[-1]
-    assert fit <= left and (skip or fit == left)
-
-
 def test_opponent_seats_are_not_learner_data():
     tr = _trainer(num_envs=8, rollout_ticks=50, selfplay=0.0)
     for e in range(8):

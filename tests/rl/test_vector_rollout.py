@@ -52,17 +52,15 @@ def _collector(env: str, **kw):
 
 def _replay(col, steps, info):
     """What the buffer must hold, from a fresh vector env with the collector's documented seed stepped with
-    the recorded actions: checks obs, masks and critic inputs row by row (with ``skip_forced``, that a learner
-    move with one legal action is that action and has no row: configs.SKIP_FORCED); returns the expected
-    rewards, done flags, links, open transitions, finished matches, learner returns against opponents, the
-    match ends (step, game) and the learner moves each row stands for."""
+    the recorded actions: checks obs, masks and critic inputs row by row; returns the expected rewards,
+    done flags, links, open transitions, finished matches, learner returns against opponents and the match
+    ends (step, game)."""
     cfg, buf, E, n = col.cfg, col.buf, col.cfg.num_envs, info.num_players
     venv = vector.make(cfg.env, E, seed=TRAIN_SEED_BASE + cfg.seed * 100_000_000)
     ts = venv.reset()
     w = cfg.shaping / math.sqrt(max(1.0, info.deals_per_match)) / info.points_std
     rew, done, nxt = np.zeros(buf.n), np.zeros(buf.n, bool), np.full(buf.n, -1)
     last, row, matches, vs_returns, ends = {}, 0, 0, [], []
-    moves, before = np.zeros(buf.n, np.int64), {}
     d, od = info.obs_dim, info.oracle_dim
     for k, (seat, own, actions) in enumerate(steps):
         assert (seat == ts.seat).all()
@@ -70,15 +68,6 @@ def _replay(col, steps, info):
         for b in range(E):
             if own[b, seat[b]] != 0:
                 continue                # an opponent's move: not in the buffer
-            key = (b, seat[b])
-            if cfg.skip_forced and (ts.mask[b] != 0).sum() == 1:   # forced: played, counted, no row
-                assert ts.mask[b, actions[b]]
-                if key in last:
-                    moves[last[key]] += 1
-                else:
-                    before[key] = before.get(key, 0) + 1
-                continue
-            moves[row] = 1 + before.pop(key, 0)
             assert np.array_equal(buf.obs[row], ts.obs[b]) and np.array_equal(buf.mask[row], ts.mask[b] != 0)
             assert buf.mask[row, buf.act[row]] and buf.act[row] == actions[b]   # a legal move, the one played
             assert np.array_equal(buf.cobs[row, d:d + od], oracle[b]) and buf.cobs[row, d + od + seat[b]] == 1
@@ -99,35 +88,26 @@ def _replay(col, steps, info):
                 if (own[b] != 0).any():
                     vs_returns.append(ts.info["returns"][b][list(own[b]).index(0)])
             for s in range(n):
-                if ts.done[b]:
-                    before.pop((b, s), None)
                 if (b, s) in last:
                     rew[last[b, s]] += r[s]
                     if ts.done[b]:
                         done[last.pop((b, s))] = True
     assert row == buf.n
-    return rew, done, nxt, last, matches, vs_returns, ends, moves
+    return rew, done, nxt, last, matches, vs_returns, ends
 
 
-@pytest.mark.parametrize("env,selfplay,ticks,skip", [("dominoes_v0", 1.0, 150, False), ("dominoes_v0", 0.5, 150, False),
-                                                     ("queens_and_jacks_v0", 0.5, 300, False),
-                                                     ("dominoes_v0", 1.0, 150, True), ("dominoes_v0", 0.5, 150, True),
-                                                     ("queens_and_jacks_v0", 0.5, 300, True)])
-def test_the_buffer_holds_what_the_vector_env_showed_and_the_matches_gave(env, selfplay, ticks, skip):
-    """Matches of about 140 (dominoes) and 270 (queens_and_jacks) decisions: some end in the rollout. With
-    ``skip_forced`` the forced learner moves have no row and count in their seat's open one (``moves``)."""
-    col, steps, info = _collector(env, selfplay=selfplay, bots={"random": 1.0}, bot_share=0.5, ticks=ticks,
-                                  skip_forced=skip)
+@pytest.mark.parametrize("env,selfplay,ticks", [("dominoes_v0", 1.0, 150), ("dominoes_v0", 0.5, 150),
+                                                ("queens_and_jacks_v0", 0.5, 300)])
+def test_the_buffer_holds_what_the_vector_env_showed_and_the_matches_gave(env, selfplay, ticks):
+    """Matches of about 140 (dominoes) and 270 (queens_and_jacks) decisions: some end in the rollout."""
+    col, steps, info = _collector(env, selfplay=selfplay, bots={"random": 1.0}, bot_share=0.5, ticks=ticks)
     final = col.collect()
-    rew, done, nxt, last, matches, vs_returns, ends, moves = _replay(col, steps, info)
+    rew, done, nxt, last, matches, vs_returns, ends = _replay(col, steps, info)
     buf = col.buf
-    assert np.array_equal(buf.moves[:buf.n], moves)
-    assert (moves > 1).any() == skip and (buf.mask[:buf.n].sum(axis=1) == 1).any() != skip
-    assert final == int(moves[buf.final[:buf.n]].sum())
     assert matches >= 1 and col.matches_done == matches and done.sum() >= info.num_players
     np.testing.assert_allclose(buf.rew[:buf.n], rew, rtol=1e-5, atol=1e-6)
     assert np.array_equal(buf.done[:buf.n], done) and np.array_equal(buf.nxt[:buf.n], nxt)
-    assert np.array_equal(buf.final[:buf.n], done | (nxt >= 0))
+    assert np.array_equal(buf.final[:buf.n], done | (nxt >= 0)) and final == int((done | (nxt >= 0)).sum())
     assert {(b, s): int(col.pending[b, s]) for b, s in zip(*np.nonzero(col.pending >= 0))} == last
     np.testing.assert_allclose(col.ep_stats, vs_returns)
     for (k, b), (owners, _) in zip(ends, col.draws, strict=True):   # a match ended: its next one's owners drawn
