@@ -39,15 +39,15 @@ Two modes:
 opponent of game ``b`` draws from a stream of its own, seeded from the game's seed at ``reset``, so its
 moves do not depend on the batch around it.
 
-All cores: ``vector.make(..., workers=k)`` cuts the batch in ``k`` shards (shard ``i``: games ``i * B // k`` up to
-``(i + 1) * B // k``) stepped by ``k`` worker processes over shared memory, the caller's checking the actions and
-waiting (:mod:`kozel_env.vector.workers`): the same API and, since every game plays from its own seeds, the same
-results as one process, whatever ``k`` (``tests/vector/test_workers.py``). ``workers`` is None or 1 (this process
-alone, the default) or an int up to ``num_envs``; with ``k`` > 1 the opponent is None or ``"random"`` (another
-opponent is an object of this process: refused). ``close()`` or a ``with`` block stops the workers (so do garbage
-collection and the interpreter's exit; a worker whose parent dies exits too). A process steps at most ``B / k``
-games, and numpy's cost per call grows in share as a batch shrinks, so ``k`` processes give less than ``k`` times
-the decisions (``docs/guides/speed.md``).
+All cores: ``vector.make(..., workers=k)`` cuts the batch in ``k`` shards (shard ``i``: games ``i * B // k`` up
+to ``(i + 1) * B // k``) stepped by ``k`` processes, the caller's and ``k - 1`` workers, over shared memory
+(:mod:`kozel_env.vector.workers`): the same API and, since every game plays from its own seeds, the same
+results as one process, whatever ``k`` (``tests/vector/test_workers.py``). ``workers`` is None or 1 (this
+process alone, the default) or an int up to ``num_envs``; with ``k`` > 1 the opponent is None or
+``"random"`` (another opponent is an object of this process: refused). ``close()`` or a ``with`` block stops
+the workers (so do garbage collection and the interpreter's exit; a worker whose parent dies exits too). A
+process steps at most ``B / k`` games, and numpy's cost per call grows in share as a batch shrinks, so ``k``
+processes give less than ``k`` times the decisions (``docs/guides/speed.md``).
 
 Options: the env's rules options and ``episode`` / ``reward`` as in the AEC env (one check,
 :data:`kozel_env.core.aec.ENV_CHECKS`); ``infos``, ``illegal_action`` and rendering belong to the AEC env.

@@ -6,23 +6,23 @@
         ts = venv.step(venv.sample_actions(rng))
 
 The batch is cut in ``k`` shards, shard ``i`` the games ``i * B // k`` up to ``(i + 1) * B // k``, each a
-:class:`~kozel_env.vector.env.VectorEnv` of its own in a worker process (so ``k`` processes step games, on ``k``
-cores), which writes its observations, masks, rewards and the rest straight into one block of shared memory
-(:mod:`multiprocessing.shared_memory`). A step checks the actions in the caller's process, writes them there,
-wakes every worker (one message on a pipe each) and waits for their replies: the caller steps no games, so the
-slowest shard is not also the one that has the caller's own work to do (measured against the caller stepping the
-first shard itself: ``docs/guides/speed.md``). Its observations and masks are new arrays at every step, as in
-one process, and nobody copies them: every process writes its rows straight into an output block of shared
-memory, handed out as that step's arrays, and a block is written again only once no array over it (nor a view of
-one) is left. The usual ``ts = venv.step(a)`` loop takes turns with two blocks; a caller that keeps more keeps
-them as they are, up to :data:`POOL` blocks, and past that a step copies the workers' rows out into new arrays
-of its own (so does one where ``/dev/shm`` lacks room). With ``copy=False`` the observations and masks are views
-of one shared block instead, as with gymnasium's ``AsyncVectorEnv(copy=False)``: the next ``step`` or ``reset``
-overwrites them, so a caller that keeps them copies them itself. Every game plays from its own seeds, so a batch
-gives the same results whatever ``k`` (``tests/vector/test_workers.py`` compares every obs, mask, reward, done,
-deal_over and info with one process): self-play, and the single-learner mode with ``opponent="random"`` (each
-game draws the random opponent's moves from its own stream); other opponents are Python objects of the caller's
-process and are refused (:class:`~kozel_env.core.errors.InvalidOptionError`).
+:class:`~kozel_env.vector.env.VectorEnv` of its own: the caller's process steps the first one and ``k - 1``
+worker processes the others (so ``k`` processes step games, on ``k`` cores), which write their observations,
+masks, rewards and the rest straight into one block of shared memory (:mod:`multiprocessing.shared_memory`).
+A step checks the actions in the caller's process, writes them there, wakes every worker (one message on a
+pipe each) and steps the first shard meanwhile. Its observations and masks are new arrays at every step, as
+in one process, and nobody copies them: every process writes its rows straight into an output block of
+shared memory, handed out as that step's arrays, and a block is written again only once no array over it
+(nor a view of one) is left. The usual ``ts = venv.step(a)`` loop takes turns with two blocks; a caller that
+keeps more keeps them as they are, up to :data:`POOL` blocks, and past that a step copies the workers' rows
+out into new arrays of its own (so does one where ``/dev/shm`` lacks room). With ``copy=False`` the
+observations and masks are views of one shared block instead, as with gymnasium's
+``AsyncVectorEnv(copy=False)``: the next ``step`` or ``reset`` overwrites them, so a caller that keeps them
+copies them itself. Every game plays from its own
+seeds, so a batch gives the same results whatever ``k`` (``tests/vector/test_workers.py`` compares every obs,
+mask, reward, done, deal_over and info with one process): self-play, and the single-learner mode with
+``opponent="random"`` (each game draws the random opponent's moves from its own stream); other opponents are
+Python objects of the caller's process and are refused (:class:`~kozel_env.core.errors.InvalidOptionError`).
 
 The workers are fresh interpreters (``python -c``, running :func:`main`), so a caller that imported torch
 or runs threads forks nothing, and a script needs no ``if __name__ == "__main__"`` guard. ``close()`` (or
@@ -220,8 +220,8 @@ class _Workers:
 
 
 def shard_bounds(num_envs: int, workers: int) -> list:
-    """Where the shards of ``workers`` processes begin and end: worker ``i`` steps games ``bounds[i]`` up to
-    ``bounds[i + 1]``; sizes differ by at most one."""
+    """Where the shards of ``workers`` processes begin and end: process ``i`` steps games ``bounds[i]`` up to
+    ``bounds[i + 1]`` (the caller's process the first shard); sizes differ by at most one."""
     return [i * num_envs // workers for i in range(workers + 1)]
 
 
@@ -256,10 +256,11 @@ class ShardedVectorEnv:
         self._res = _Workers(shm, _views(shm.buf, layout))
         self._finalizer = weakref.finalize(self, self._res.shutdown)
         try:
-            self._res.start(k)
-            for i, c in enumerate(self._res.sends):
+            self._res.start(k - 1)
+            for i, c in enumerate(self._res.sends, 1):
                 c.send({"env_name": env_name, "layout": layout, "shm": shm.name, "options": options,
                         "lo": self._bounds[i], "hi": self._bounds[i + 1]})
+            self._local = VectorEnv(env_name, self._bounds[1], None, **options)  # the first shard: this process
             self._gather()
         except BaseException:
             self.close()
@@ -309,10 +310,15 @@ class ShardedVectorEnv:
 
     def _move_names(self, b: int, actions: list) -> list:
         i = int(np.searchsorted(self._bounds, b, side="right")) - 1
-        self._res.sends[i].send(("names", b - self._bounds[i], actions))
-        status, payload = self._res.recvs[i].recv()
+        if i == 0:
+            return self._local.engine.move_names(b, actions)
+        self._res.sends[i - 1].send(("names", b - self._bounds[i], actions))
+        return self._gather_one(i)
+
+    def _gather_one(self, i: int):
+        status, payload = self._res.recvs[i - 1].recv()
         if status != "ok":
-            raise RuntimeError(f"vector env worker {i + 1} failed:\n{payload}")
+            raise RuntimeError(f"vector env worker {i} failed:\n{payload}")
         return payload
 
     # -- the API ---------------------------------------------------------------------------------------------
@@ -322,8 +328,9 @@ class ShardedVectorEnv:
         seeds = game_seeds(self._seed if seed is None else seed, self.num_envs)  # checked: a bad one changes nothing
         self._res.views["seeds"][:] = seeds
         block = self._output_block()
-        out = self._outputs(block)
         self._send("reset", block)
+        out = self._local_outputs(block)
+        _write(self._mine(), self._local, self._local.reset(seed=seeds[:self._bounds[1]]))
         self._gather()
         self._started = True
         return self._timestep(out, block)
@@ -338,8 +345,9 @@ class ShardedVectorEnv:
         a = check_actions(actions, self.num_actions, v["words"], v["seat"], self._move_names)
         v["actions"][:] = a
         block = self._output_block()
-        out = self._outputs(block)
         self._send("step", block)
+        out = self._local_outputs(block)
+        _write(self._mine(), self._local, self._local._advance(a[:self._bounds[1]]))
         self._gather()
         return self._timestep(out, block)
 
@@ -354,8 +362,12 @@ class ShardedVectorEnv:
         if not self._started:
             raise RuntimeError("call reset() before state()")
         self._send("state")
+        self._local.engine.oracle(self._res.views["oracle"][:self._bounds[1]])
         self._gather()
         return self._res.views["oracle"].copy()
+
+    def _mine(self) -> dict:
+        return {name: view[:self._bounds[1]] for name, view in self._res.views.items()}
 
     def _output_block(self) -> int:
         """Where this step's observations and masks go: a free output block of :data:`POOL` (made when none is
@@ -380,22 +392,28 @@ class ShardedVectorEnv:
         self._gather()
         return len(outs) - 1
 
-    def _outputs(self, block: int) -> dict:
+    def _local_outputs(self, block: int) -> dict:
         """This step's obs and mask arrays: an output block's (new arrays over it), new arrays that the workers'
         rows are copied into (``copy=True`` with every output block in use), or the shared block's
-        (``copy=False``)."""
+        (``copy=False``); the first shard writes its rows there directly."""
         if block >= 0:
-            return self._res.outs[block].hand_out()
-        if self.copy:
-            return {"obs": np.empty((self.num_envs, self.obs_size), np.float32),
-                    "mask": np.empty((self.num_envs, self.num_actions), np.int8)}
-        return {"obs": self._res.views["obs"], "mask": self._res.views["mask"]}
+            o = self._res.outs[block]
+            out, inner = o.hand_out(), o.inner
+        elif self.copy:
+            out = inner = {"obs": np.empty((self.num_envs, self.obs_size), np.float32),
+                           "mask": np.empty((self.num_envs, self.num_actions), np.int8)}
+        else:
+            out = inner = {"obs": self._res.views["obs"], "mask": self._res.views["mask"]}
+        self._local._views = {key: a[:self._bounds[1]] for key, a in inner.items()}
+        return out
 
     def _timestep(self, out: dict, block: int) -> TimeStep:
         v = self._res.views
+        lo = self._bounds[1]
+        self._local._views = None  # no reference of this process keeps an output block in use
         if self.copy and block < 0:
-            out["obs"][:] = v["obs"]
-            out["mask"][:] = v["mask"]
+            out["obs"][lo:] = v["obs"][lo:]
+            out["mask"][lo:] = v["mask"][lo:]
         done, deal_over = v["done"].copy(), v["deal_over"].copy()
         info = {}
         if deal_over.any():
@@ -412,10 +430,10 @@ def make(env_name: str, num_envs: int, seed=None, *, workers: int | None = None,
          **options) -> VectorEnv | ShardedVectorEnv:
     """The vector env of ``env_name`` with ``num_envs`` games (see :class:`VectorEnv` and the module
     docstring); ``options``: ``opponent``, ``learner_side``, ``episode``, ``reward`` and the rules options.
-    ``workers``: None or 1 steps the batch in this process; ``k`` > 1 in ``k`` worker processes, a shard of the
-    games each, this one checking the actions and waiting (:class:`ShardedVectorEnv`, the same results).
-    ``copy=False`` (with workers): a step's observations and masks are views of the shared block, overwritten by
-    the next step (see the module docstring); one process makes new arrays at every step either way."""
+    ``workers``: None or 1 steps the batch in this process; ``k`` > 1 in ``k`` processes, this one and ``k - 1``
+    workers, a shard of the games each (:class:`ShardedVectorEnv`, the same results). ``copy=False`` (with
+    workers): a step's observations and masks are views of the shared block, overwritten by the next step (see
+    the module docstring); one process makes new arrays at every step either way."""
     check_env_name(env_name)
     workers = check_workers(workers, NUM_ENVS_CHECK("num_envs", num_envs))
     check_copy(copy)
