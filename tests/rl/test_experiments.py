@@ -31,3 +31,21 @@ def test_each_curve_table_of_the_baselines_page_is_its_experiments_curve(marker,
     for row, point in zip(rows, data["points"]):
         assert row[0] == f"{bc / 1e6:g}M + {(point['steps'] - bc) / 1e6:g}M", (marker, row[0], point["steps"])
         assert row[1:] == [_cell(point["scores"][bot]["score"]) for bot in ("hard", "normal")], (marker, row)
+
+
+def test_the_forced_moves_table_is_its_experiments_scores():
+    """BASELINES "Forced moves out of the update": each run's score per seed, its training CPU time and its
+    difference from every move, paired by deal over both seeds, from ``experiments/skip_forced/scores.json``."""
+    import numpy as np
+
+    data = json.loads((ROOT / "experiments" / "skip_forced" / "scores.json").read_text())
+    rows = _rows("skip-forced")
+    assert len(rows) == 4
+    for row, tag in zip(rows, ("noskip", "skip", "skip2", "skip2_27")):
+        runs = [data[f"{tag}_seed{s}"] for s in (0, 1)]
+        diff = np.concatenate([np.array(r["per_set"]) - np.array(data[f"noskip_seed{s}"]["per_set"])
+                               for s, r in enumerate(runs)])
+        m, h = 100 * diff.mean(), 100 * 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
+        assert row[1:3] == [_cell(r["score"]) for r in runs], (tag, row)
+        assert row[3] == " / ".join(f"{r['train_cpu_seconds']:.0f}" for r in runs), (tag, row)
+        assert row[4] == ("-" if tag == "noskip" else f"{m:+.2f} [{m - h:+.2f}, {m + h:+.2f}]"), (tag, row)
