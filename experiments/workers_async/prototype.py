@@ -37,16 +37,16 @@ def fields(B: int, W: int, obs: int, A: int, n: int) -> list:
             ("done", bool, (B,))]
 
 
-def block_size(specs: list) -> int:
-    return sum((int(np.prod(shape)) * np.dtype(dt).itemsize + 63) // 64 * 64 for _, dt, shape in specs)
+def offsets(specs: list) -> list:
+    """Where each field starts in the block (64-byte aligned), and the block's size last."""
+    out = [0]
+    for _, dt, shape in specs:
+        out.append(out[-1] + (int(np.prod(shape)) * np.dtype(dt).itemsize + 63) // 64 * 64)
+    return out
 
 
 def arrays(buf, specs: list) -> dict:
-    out, off = {}, 0
-    for name, dt, shape in specs:
-        out[name] = np.ndarray(shape, dt, buf, off)
-        off += (int(np.prod(shape)) * np.dtype(dt).itemsize + 63) // 64 * 64
-    return out
+    return {name: np.ndarray(shape, dt, buf, off) for (name, dt, shape), off in zip(specs, offsets(specs))}
 
 
 def worker(env: str, B: int, seed: int, shm_name: str, specs: list, conn) -> None:
@@ -99,7 +99,7 @@ def two_workers(env: str, B: int, seconds: float, mode: str) -> float:
     ctx = mp.get_context("fork")
     shms, views, conns, procs = [], [], [], []
     for i in range(2):
-        shm = shared_memory.SharedMemory(create=True, size=block_size(specs))
+        shm = shared_memory.SharedMemory(create=True, size=offsets(specs)[-1])
         shms.append(shm)
         views.append(arrays(shm.buf, specs))
         mine, theirs = ctx.Pipe()

@@ -36,16 +36,15 @@ def test_each_curve_table_of_the_baselines_page_is_its_experiments_curve(marker,
 def test_the_forced_moves_table_is_its_experiments_scores():
     """BASELINES "Forced moves out of the update": each run's score per seed, its training CPU time and its
     difference from every move, paired by deal over both seeds, from ``experiments/skip_forced/scores.json``."""
-    import numpy as np
+    from agents.stats import format_ci, mean_ci
 
     data = json.loads((ROOT / "experiments" / "skip_forced" / "scores.json").read_text())
     rows = _rows("skip-forced")
     assert len(rows) == 4
     for row, tag in zip(rows, ("noskip", "skip", "skip2", "skip2_27")):
         runs = [data[f"{tag}_seed{s}"] for s in (0, 1)]
-        diff = np.concatenate([np.array(r["per_set"]) - np.array(data[f"noskip_seed{s}"]["per_set"])
-                               for s, r in enumerate(runs)])
-        m, h = 100 * diff.mean(), 100 * 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
+        diff = mean_ci(100 * (a - b) for s, r in enumerate(runs)
+                       for a, b in zip(r["per_set"], data[f"noskip_seed{s}"]["per_set"], strict=True))
         assert row[1:3] == [_cell(r["score"]) for r in runs], (tag, row)
         assert row[3] == " / ".join(f"{r['train_cpu_seconds']:.0f}" for r in runs), (tag, row)
-        assert row[4] == ("-" if tag == "noskip" else f"{m:+.2f} [{m - h:+.2f}, {m + h:+.2f}]"), (tag, row)
+        assert row[4] == ("-" if tag == "noskip" else format_ci(diff)), (tag, row)
