@@ -143,10 +143,11 @@ def game_seeds(seed, num_envs: int) -> np.ndarray:
 
 
 def check_actions(actions, num_actions: int, legal_words: np.ndarray, current_player: np.ndarray,
-                  move_names: Callable[[int, list], list]) -> np.ndarray:
+                  move_names: Callable[[int, list], list], first_game: int = 0) -> np.ndarray:
     """``actions`` as int64 if each is legal in its game (``legal_words``: the packed masks of the decisions
-    to make), else :class:`IllegalActionError` naming the first bad game, its move and its legal moves
-    (``move_names(b, actions)``)."""
+    to make), else :class:`IllegalActionError` naming the first bad game (``first_game + b``: its index in
+    the whole batch when these rows are a shard of it), its move and its legal moves (``move_names(b,
+    actions)``, ``b`` the row here)."""
     a = np.asarray(actions)
     B = len(legal_words)
     if a.shape != (B,):
@@ -166,7 +167,7 @@ def check_actions(actions, num_actions: int, legal_words: np.ndarray, current_pl
         in_range = not out_of_range[b]
         what = "not legal" if in_range else f"out of range 0..{num_actions - 1}"
         move = f"action {move_names(b, [int(a[b])])[0]}" if in_range else f"action {int(given[b])}"
-        raise IllegalActionError(f"game {b}: {move} is {what} for player_{int(current_player[b])} "
+        raise IllegalActionError(f"game {first_game + b}: {move} is {what} for player_{int(current_player[b])} "
                                  f"({int(bad.sum())} bad action(s) in the batch); legal: "
                                  f"{move_names(b, legal)}; nothing was applied",
                                  action=int(a[b]) if what == "not legal" else None)

@@ -236,10 +236,7 @@ class ShardedVectorEnv:
         args = check_arguments(env_name, num_envs, seed, opponent, learner_side, episode, reward, rules_options)
         self.workers = k = check_workers(workers, args.num_envs)
         self.copy = check_copy(copy)
-        if args.opponent is not None and not (isinstance(args.opponent, str) and args.opponent == "random"):
-            raise InvalidOptionError(f"opponent={opponent!r} is not allowed with workers={workers!r}: the worker "
-                                     "processes play None (self-play) or 'random' (each game's own stream); "
-                                     "another opponent is an object of this process: use workers=1")
+        check_worker_opponent(args.opponent, workers)
         self.env_name, self.game, self.episode, self.reward_mode = env_name, args.game, args.episode, args.reward
         self.num_envs = B = args.num_envs
         self.num_players, self.num_actions = self.game.num_players, self.game.num_actions
@@ -414,16 +411,31 @@ class ShardedVectorEnv:
         if self.copy and block < 0:
             out["obs"][lo:] = v["obs"][lo:]
             out["mask"][lo:] = v["mask"][lo:]
-        done, deal_over = v["done"].copy(), v["deal_over"].copy()
-        info = {}
-        if deal_over.any():
-            info["deals"] = {key: v[key].copy() for key, _ in _DEAL_KEYS}
-        if done.any():
-            info["returns"] = v["returns"].copy()
-            if self.single_learner:
-                info["learner_return"] = v["learner_return"].copy()
-        return TimeStep(seat=v["seat"].copy(), obs=out["obs"], mask=out["mask"], rewards=v["rewards"].copy(),
-                        done=done, deal_over=deal_over, info=info)
+        return read_timestep(v, slice(None), out["obs"], out["mask"], self.single_learner)
+
+
+def read_timestep(v: dict, rows: slice, obs: np.ndarray, mask: np.ndarray, single_learner: bool) -> TimeStep:
+    """The timestep of the games ``rows`` of the shared block's arrays ``v`` (copies of them), with ``obs`` and
+    ``mask`` as given (the caller chose whether they are copies)."""
+    done, deal_over = v["done"][rows].copy(), v["deal_over"][rows].copy()
+    info = {}
+    if deal_over.any():
+        info["deals"] = {key: v[key][rows].copy() for key, _ in _DEAL_KEYS}
+    if done.any():
+        info["returns"] = v["returns"][rows].copy()
+        if single_learner:
+            info["learner_return"] = v["learner_return"][rows].copy()
+    return TimeStep(seat=v["seat"][rows].copy(), obs=obs, mask=mask, rewards=v["rewards"][rows].copy(),
+                    done=done, deal_over=deal_over, info=info)
+
+
+def check_worker_opponent(opponent, workers) -> None:
+    """Worker processes play ``opponent`` None (self-play) or ``"random"`` only (an
+    :class:`~kozel_env.core.errors.InvalidOptionError` naming it otherwise)."""
+    if opponent is not None and not (isinstance(opponent, str) and opponent == "random"):
+        raise InvalidOptionError(f"opponent={opponent!r} is not allowed with workers={workers!r}: the worker "
+                                 "processes play None (self-play) or 'random' (each game's own stream); "
+                                 "another opponent is an object of this process: use workers=1")
 
 
 def make(env_name: str, num_envs: int, seed=None, *, workers: int | None = None, copy: bool = True,
