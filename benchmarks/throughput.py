@@ -31,6 +31,8 @@ and, for the envs with a batched engine (``kozel_env.vector``), at batch sizes 1
   stepping ``k * B`` games (``B`` a process, as a user with ``k`` cores runs ``k`` times the games), its ratio to
   ``workers=1`` stepping ``B``, and its bound without the machinery (``k apart, B each``: ``k`` separate
   processes of ``B`` games each against one of ``B``);
+* ``--async`` (with ``--workers``): ``vector.make_async`` against the lockstep env, one process and the bound
+  of separate processes, the random player included (``benchmarks/async_scaling.py``);
 * ``--write-docs``: the batched tables of this run into ``docs/guides/speed.md`` (between its markers);
 * ``--floor``: PettingZoo's own floor on the same machine: an env that does no game work (a fixed
   observation and mask, 28 decisions per episode) wrapped in PettingZoo classic's standard wrappers
@@ -258,6 +260,10 @@ def main(argv=None) -> list:
     ap.add_argument("--per-worker", action="store_true",
                     help="with --workers: also each count k above 1 stepping k times the batch (the batch size "
                          "games a process, as a user with k cores runs k times the games), its ratio to workers=1")
+    ap.add_argument("--async", dest="async_", action="store_true",
+                    help="with --workers: also vector.make_async against the lockstep env and the bound, the random "
+                         "player included (benchmarks/async_scaling.py)")
+    ap.add_argument("--player", choices=["random", "mlp"], default="random", help="--async's player (see there)")
     ap.add_argument("--write-docs", action="store_true", help="write the batched tables into docs/guides/speed.md")
     args = ap.parse_args(argv)
     rows = []
@@ -271,6 +277,9 @@ def main(argv=None) -> list:
         rows += batched_table(args)
     if args.workers:
         rows += workers_table(args)
+    if args.workers and args.async_:
+        rows += _sibling("async_scaling").async_table(args.env, max(args.batch_sizes), args.workers, args.seconds,
+                                                      args.player)
     if args.write_docs:
         write_docs(rows, args)
     return rows
@@ -568,7 +577,7 @@ def speed_markdown(rows: list) -> str:
             out.append(f"| {name} | " + " | ".join(cells) + " |")
         if "pettingzoo_floor" in aec:
             out.append(f"| PettingZoo floor | {aec['pettingzoo_floor']:,.0f} |" + " |" * (len(sizes) + 2))
-    scaling = [r for r in rows if "workers" in r]
+    scaling = [r for r in rows if "workers" in r and "way" not in r]
     if scaling:
         counts = list(dict.fromkeys(r["workers"] for r in scaling))
         out += ["", f"| environment (B = {scaling[0]['batch']}) | " + " | ".join(
@@ -584,7 +593,21 @@ def speed_markdown(rows: list) -> str:
                      for k in counts]
             cells += [f"{mine[k]['own_core_decisions_per_s']:,.0f}" for k in counts]
             out.append(f"| {name} | " + " | ".join(cells) + " |")
+    if any("way" in r for r in rows):
+        out += ["", _sibling("async_scaling").async_markdown([r for r in rows if "way" in r])]
     return "\n".join(out)
+
+
+def _sibling(name: str):
+    """The module ``benchmarks/<name>.py`` (this script's directory is not a package)."""
+    import importlib.util
+    import sys
+
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+        sys.modules[name] = module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 def write_docs(rows: list, args) -> None:

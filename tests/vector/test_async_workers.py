@@ -243,3 +243,27 @@ def test_a_worker_that_died_is_named_by_recv_and_by_send():
         with pytest.raises(RuntimeError, match=f"worker 2 \\(pid {venv.worker_pids[2]}\\) exited"):
             venv.send(2, chosen(got[2].mask, 0, 4))  # a broken pipe; or the pipe takes it and recv names it
             venv.recv()
+
+
+@pytest.mark.parametrize("player", ["random", "mlp"])
+def test_the_benchmark_reports_async_against_lockstep_and_the_bound_and_writes_the_docs_table(
+        bench, tmp_path, monkeypatch, capsys, player):
+    if player == "mlp":
+        pytest.importorskip("torch")
+    page = tmp_path / "speed.md"
+    page.write_text(f"<!-- BEGIN {bench.MARKER} -->\nold\n<!-- END GENERATED BATCHED SPEED -->\n")
+    monkeypatch.setattr(bench, "DOCS", page)
+    rows = bench.main(["--skip-aec", "--workers", "1,2", "--async", "--player", player, "--batch-sizes", "8",
+                       "--seconds", "0.05", "--env", "queens_and_jacks_v0", "dominoes_ffa_v0", "--write-docs"])
+    ways = [(r["env"], r["workers"], r["way"]) for r in rows if "way" in r]
+    assert ways == [(name, "2", way) for name in ("queens_and_jacks_v0", "dominoes_ffa_v0") for way in (
+        "one process", "lockstep", "async", "async, 2 shards a core", "2 apart")]
+    mine = [r for r in rows if "way" in r]
+    assert all(r["decisions_per_s_with_player"] > 0 and r["player"] == player for r in mine)
+    assert mine[0]["ratio_to_one_process"] == 1.0
+    assert mine[2]["ratio_to_one_process"] == mine[2]["decisions_per_s_with_player"] / mine[0][
+        "decisions_per_s_with_player"]
+    text = page.read_text()
+    assert "| environment (8 games a process, " in text and "| queens_and_jacks_v0 | 2 | " in text
+    assert "| async, 2 shards a core | 2 apart |" in text and "(1.00x)" in text
+    assert "async vs lockstep" in capsys.readouterr().out

@@ -315,19 +315,6 @@ def test_a_worker_that_died_is_named_by_the_next_step():
         assert ts.obs.shape == (6, venv.obs_size)
 
 
-@pytest.fixture
-def bench():
-    """``benchmarks/throughput.py``, loaded as a module (it is a script, not part of the package)."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "throughput.py"
-    spec = importlib.util.spec_from_file_location("throughput_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_benchmark_reports_the_worker_scaling_and_writes_the_docs_table(bench, tmp_path, monkeypatch, capsys):
     page = tmp_path / "speed.md"
     page.write_text(f"before\n<!-- BEGIN {bench.MARKER} -->\nold\n<!-- END GENERATED BATCHED SPEED -->\nafter\n")
