@@ -35,6 +35,10 @@ reference's, the median of the pairs, with the lowest and highest pair)::
 ``--ref-threads`` the reference's; with more than one thread the rates and ratios are per wall second (CPU
 time counts every thread). Measure that on otherwise idle cores: a thread that waits for a busy core makes
 the run slower than one thread.
+
+``--precision bfloat16`` runs this checkout's PPO updates with ``PPOConfig.precision="bfloat16"`` (the hidden
+layers' matrix products in bfloat16; fast only on a CPU with bfloat16 instructions, AVX512_BF16 or AMX); the
+reference's stay float32.
 """
 from __future__ import annotations
 
@@ -61,10 +65,12 @@ from agents.rl.ppo import PPOTrainer  # noqa: E402
 
 
 def trainer(env: str, num_envs: int, selfplay: float, central: bool, vector: bool, ticks=None,
-            threads: int = 1) -> PPOTrainer:
+            threads: int = 1, precision: str = "float32") -> PPOTrainer:
     cfg = config_for(env, num_envs=num_envs, selfplay=selfplay, central_critic=central, bc_steps=0, bots={},
                      eval_every=0, torch_threads=threads, value_warmup=0, rollout_ticks=ticks)
     cfg.vector = vector
+    if precision != "float32":  # a reference checkout may predate the setting: only set where asked
+        cfg.precision = precision
     tr = PPOTrainer(cfg)
     tr.pool.add(tr.model.actor)
     return tr
@@ -133,9 +139,9 @@ def breakdown(env: str, num_envs: int, selfplay: float, central: bool, seconds: 
 
 
 def one_run(root: str, env: str, sp: float, ne: int, cc: int, kind: str, seconds: float, ticks,
-            threads: int = 1) -> dict:
+            threads: int = 1, precision: str = "float32") -> dict:
     """:func:`measure` in a fresh process importing ``agents`` from the checkout ``root``."""
-    cmd = [sys.executable, __file__, "--one", json.dumps([env, sp, ne, cc, kind, seconds, ticks, threads])]
+    cmd = [sys.executable, __file__, "--one", json.dumps([env, sp, ne, cc, kind, seconds, ticks, threads, precision])]
     out = subprocess.run(cmd, env={**os.environ, ROOT_VAR: root}, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -144,9 +150,11 @@ def compare(args) -> None:
     """The ``--ref`` table: this checkout against the reference, alternating fresh processes."""
     here, ref = str(Path(__file__).resolve().parent.parent), str(Path(args.ref).resolve())
     threads = (args.threads, args.ref_threads)
+    precisions = (args.precision, "float32")
     rate = "e2e_per_s" if threads == (1, 1) else "e2e_wall_per_s"  # more than one thread: per wall second
     unit = "e2e/s" if rate == "e2e_per_s" else "e2e wall/s"
-    print(f"this checkout {here} ({threads[0]} torch thread(s)) against the reference {ref} ({threads[1]}): "
+    print(f"this checkout {here} ({threads[0]} torch thread(s), {args.precision} update) against the reference "
+          f"{ref} ({threads[1]}): "
           f"{args.repeats} pairs per row, alternating\n"
           f"| env | selfplay | num_envs | central critic | collector | {unit} | reference {unit} | ratio (median) | "
           "ratio range | update share | reference update share |\n|---|---|---|---|---|---|---|---|---|---|---|",
@@ -155,9 +163,9 @@ def compare(args) -> None:
                                                    args.collectors):
         new, old = [], []
         for rep in range(args.repeats):
-            order = [(here, new, threads[0]), (ref, old, threads[1])]
-            for root, into, th in (order if rep % 2 == 0 else order[::-1]):
-                into.append(one_run(root, env, sp, ne, cc, kind, args.seconds, args.ticks, th))
+            order = [(here, new, threads[0], precisions[0]), (ref, old, threads[1], precisions[1])]
+            for root, into, th, pr in (order if rep % 2 == 0 else order[::-1]):
+                into.append(one_run(root, env, sp, ne, cc, kind, args.seconds, args.ticks, th, pr))
         ratios = [a[rate] / b[rate] for a, b in zip(new, old)]
         med = [statistics.median(r[rate] for r in runs) for runs in (new, old)]
         share = [statistics.median(r["update_share"] for r in runs) for runs in (new, old)]
@@ -182,14 +190,17 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=1, help="torch threads of this checkout's runs (more than one: "
                     "rates and ratios per wall second, the CPU seconds counting every thread)")
     ap.add_argument("--ref-threads", type=int, default=1, help="with --ref: torch threads of the reference's runs")
+    ap.add_argument("--precision", choices=["float32", "bfloat16"], default="float32",
+                    help="this checkout's PPO update (PPOConfig.precision); the reference's stays float32")
     ap.add_argument("--one", help=argparse.SUPPRESS)   # one run of --ref's, as JSON: its measure() on stdout
     args = ap.parse_args(argv)
     for flag, value in (("--threads", args.threads), ("--ref-threads", args.ref_threads)):
         if value < 1:
             ap.error(f"{flag}={value} is not allowed: a torch thread count of at least 1")
     if args.one:
-        env, sp, ne, cc, kind, seconds, ticks, threads = json.loads(args.one)
-        print(json.dumps(measure(trainer(env, ne, sp, bool(cc), kind == "vector", ticks, threads), seconds)))
+        env, sp, ne, cc, kind, seconds, ticks, threads, precision = json.loads(args.one)
+        tr = trainer(env, ne, sp, bool(cc), kind == "vector", ticks, threads, precision)
+        print(json.dumps(measure(tr, seconds)))
         return
     if args.ref:
         compare(args)
@@ -204,7 +215,8 @@ def main(argv=None) -> None:
           "update | iterations |\n|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     for env, sp, ne, cc, kind in itertools.product(args.envs, args.selfplay, args.num_envs, args.central_critic,
                                                    args.collectors):
-        r = measure(trainer(env, ne, sp, bool(cc), kind == "vector", args.ticks, args.threads), args.seconds)
+        r = measure(trainer(env, ne, sp, bool(cc), kind == "vector", args.ticks, args.threads, args.precision),
+                    args.seconds)
         print(f"| {env} | {sp} | {ne} | {bool(cc)} | {kind} | {r['collect_per_s']:,.0f} | {r['e2e_per_s']:,.0f} | "
               f"{r['e2e_wall_per_s']:,.0f} | {r['collect_share']:.0%} | {r['update_share']:.0%} | {r['iterations']} |",
               flush=True)

@@ -57,6 +57,8 @@ class PPOConfig:
     value_warmup: int = 0              # first PPO iterations that train the critic only (after a warm start)
     init_from: str = ""                # start the actor from this policy .npz ("shipped": the shipped checkpoint)
     vector: bool = False               # collect through the batched vector env (VectorCollector; vector.BATCHED)
+    precision: str = "float32"         # the PPO update's matrix products: "float32" or "bfloat16" (autocast;
+                                       # fast where the CPU has bfloat16 instructions: AVX512_BF16 or AMX)
 
     def to_json(self) -> dict:
         d = asdict(self)

@@ -52,12 +52,12 @@ class ActorCritic(nn.Module):
         """(log-prob of ``actions``, entropy over the legal actions, value). ``obs`` and ``cobs``: dense
         tensors or :class:`agents.rl.sparse.SparseBatch` minibatches (the first layers from their nonzero
         entries)."""
-        logits = self.masked_logits(obs, mask)
+        logits = self.masked_logits(obs, mask).float()  # float32 where autocast ran the layers in bfloat16
         logp_all = torch.log_softmax(logits, -1)
         p = logp_all.exp()
         ent = -(p * logp_all).sum(-1)
         logp = logp_all.gather(-1, actions[:, None]).squeeze(-1)
-        return logp, ent, self.value(cobs)
+        return logp, ent, self.value(cobs).float()
 
     @torch.no_grad()
     def act(self, obs, mask, generator=None, greedy=False) -> tuple:

@@ -98,6 +98,15 @@ class _Batch:
             return float(pg + vf_coef * 0.5 * ((v - self.ret[mb]) ** 2).mean())
 
 
+PRECISIONS = ("float32", "bfloat16")
+
+
+def _precision(cfg: PPOConfig):
+    """The update's forward passes under ``cfg.precision``: bfloat16 matrix products (``torch.autocast``; the
+    weights, their gradients and Adam stay float32), or float32 as they are."""
+    return torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.precision == "bfloat16")
+
+
 def ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, buf: Rollout, cfg: PPOConfig,
                generator: torch.Generator, frac_done: float, critic_only: bool = False,
                limit: int | None = None) -> dict:
@@ -122,7 +131,8 @@ def ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, buf: Rollout, cfg
             mb = perm[s:s + cfg.minibatch]
             if len(mb) < cfg.minibatch // 4 and s > 0:
                 continue
-            logp, ent, v = b.evaluate(model, mb)
+            with _precision(cfg):
+                logp, ent, v = b.evaluate(model, mb)
             if probe is None:
                 probe, loss_before = mb, b.loss(mb, logp, v, cfg.clip, cfg.vf_coef)
             a = b.adv[mb]
@@ -144,7 +154,7 @@ def ppo_update(model: ActorCritic, opt: torch.optim.Optimizer, buf: Rollout, cfg
     stats = dict(zip(("pg", "vf", "ent", "kl", "clipfrac"), (sums / max(1, count)).tolist()))
     if probe is None:   # no step taken (no epochs or no decisions): the loss stayed what it was
         probe = torch.arange(min(b.n, cfg.minibatch))
-    with torch.no_grad():
+    with torch.no_grad(), _precision(cfg):
         logp, _, v = b.evaluate(model, probe)
     after = b.loss(probe, logp, v, cfg.clip, cfg.vf_coef)
     stats.update(loss_before=after if loss_before is None else loss_before, loss_after=after)
@@ -158,6 +168,8 @@ class PPOTrainer:
 
     def __init__(self, cfg: PPOConfig, run_dir=None, log_fn: Callable[[dict], None] | None = None):
         self.cfg = cfg
+        if cfg.precision not in PRECISIONS:
+            raise ValueError(f"precision={cfg.precision!r} is not allowed: one of {', '.join(PRECISIONS)}")
         torch.set_num_threads(cfg.torch_threads)
         single_thread_math()
         self.info = info = game_info(cfg.env, cfg.env_options)

@@ -185,3 +185,32 @@ def test_a_resumed_fine_tuning_run_keeps_the_record_of_the_policy_it_started_fro
     again.load(tmp_path / "last.pt")
     assert again.export_config()["init_from"] == tr.export_config()["init_from"]
     assert again.export_config()["init_from"]["steps"] == 123
+
+
+@pytest.mark.parametrize("precision", ["float32", "bfloat16"])
+def test_the_update_runs_the_hidden_layers_in_its_precision_and_keeps_float32_weights(precision):
+    """``precision="bfloat16"``: the hidden layers' matrix products in bfloat16 (autocast), the logits and the
+    value (the last layers), the weights, their gradients and Adam's state in float32."""
+    tr = _trainer(precision=precision, hidden=(32, 32), num_envs=4, rollout_ticks=16)
+    seen = set()  # (net, layer, input dtype, output dtype) of every call: the collection's and the update's
+    for net in (tr.model.actor, tr.model.critic):
+        for i, layer in enumerate(net):
+            if isinstance(layer, torch.nn.Linear) and i > 0:
+                layer.register_forward_hook(lambda m, inp, out, i=i, net=net: seen.add(
+                    (id(net), i, inp[0].dtype, out.dtype)))
+    stats = tr.train_iteration()
+    last = len(tr.model.actor) - 1
+    for net in (tr.model.actor, tr.model.critic):
+        middle = {(i, a, b) for n, i, a, b in seen if n == id(net) and i == 2}
+        assert ((2, torch.float32, torch.bfloat16) in middle) == (precision == "bfloat16")
+        assert {(i, a, b) for n, i, a, b in seen if n == id(net) and i == last} == {
+            (last, torch.float32, torch.float32)}  # the last layer: float32 in and out, always
+    params = list(tr.model.parameters())
+    assert all(p.dtype == torch.float32 and p.grad.dtype == torch.float32 for p in params)
+    assert all(s.dtype == torch.float32 for st in tr.opt.state.values() for s in st.values() if s.dim())
+    assert np.isfinite([stats["pg"], stats["vf"], stats["loss_after"]]).all()
+
+
+def test_a_bad_precision_is_refused_naming_it():
+    with pytest.raises(ValueError, match="precision='float16' is not allowed: one of float32, bfloat16"):
+        _trainer(precision="float16")
