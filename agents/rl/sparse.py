@@ -107,19 +107,11 @@ class _SparseLinear(torch.autograd.Function):
 
 
 def mlp_forward(net: nn.Sequential, x: SparseBatch | torch.Tensor) -> torch.Tensor:
-    """``net(x)``, its first ``Linear`` layer from the nonzero entries where ``x`` is a :class:`SparseBatch`.
-    Under ``torch.autocast`` (the PPO update's ``precision="bfloat16"``) the hidden layers run in bfloat16 and
-    the last one, the logits or the value, in float32 (the PPO ratio compares them with the float32 ones of
-    the rollout)."""
-    layers = list(net)
-    if isinstance(x, SparseBatch):
-        lin, layers = layers[0], layers[1:]
-        x = _SparseLinear.apply(lin.weight, lin.bias, x)
-        if not layers:
-            return x
-    for layer in layers[:-1]:
-        x = layer(x)
-    if x.dtype == torch.float32:
-        return layers[-1](x)
-    with torch.autocast("cpu", enabled=False):
-        return layers[-1](x.float())
+    """``net(x)``, its first ``Linear`` layer from the nonzero entries where ``x`` is a :class:`SparseBatch`."""
+    if not isinstance(x, SparseBatch):
+        return net(x)
+    lin = net[0]
+    h = _SparseLinear.apply(lin.weight, lin.bias, x)
+    for layer in net[1:]:
+        h = layer(h)
+    return h

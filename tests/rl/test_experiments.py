@@ -48,3 +48,21 @@ def test_the_forced_moves_table_is_its_experiments_scores():
         assert row[1:3] == [_cell(r["score"]) for r in runs], (tag, row)
         assert row[3] == " / ".join(f"{r['train_cpu_seconds']:.0f}" for r in runs), (tag, row)
         assert row[4] == ("-" if tag == "noskip" else format_ci(diff)), (tag, row)
+
+
+def test_the_bfloat16_table_is_its_experiments_scores():
+    """BASELINES "The update in bfloat16": each run's score per seed, its training CPU time and its difference from
+    float32, paired by deal over both seeds, from ``experiments/bf16/scores.json``."""
+    from agents.stats import format_ci, mean_ci
+
+    data = json.loads((ROOT / "experiments" / "bf16" / "scores.json").read_text())
+    rows = _rows("bf16")
+    assert len(rows) == 3
+    for row, tag in zip(rows, ("fp32", "bf16", "bf16all")):
+        runs = [data[f"{tag}_seed{s}"] for s in (0, 1)]
+        assert [r["precision"] for r in runs] == ["float32" if tag == "fp32" else "bfloat16"] * 2
+        diff = mean_ci(100 * (a - b) for s, r in enumerate(runs)
+                       for a, b in zip(r["per_set"], data[f"fp32_seed{s}"]["per_set"], strict=True))
+        assert row[1:3] == [_cell(r["score"]) for r in runs], (tag, row)
+        assert row[3] == " / ".join(f"{r['train_cpu_seconds']:.0f}" for r in runs), (tag, row)
+        assert row[4] == ("-" if tag == "fp32" else format_ci(diff)), (tag, row)

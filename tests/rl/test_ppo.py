@@ -188,9 +188,10 @@ def test_a_resumed_fine_tuning_run_keeps_the_record_of_the_policy_it_started_fro
 
 
 @pytest.mark.parametrize("precision", ["float32", "bfloat16"])
-def test_the_update_runs_the_hidden_layers_in_its_precision_and_keeps_float32_weights(precision):
-    """``precision="bfloat16"``: the hidden layers' matrix products in bfloat16 (autocast), the logits and the
-    value (the last layers), the weights, their gradients and Adam's state in float32."""
+def test_the_update_runs_the_layers_in_its_precision_and_keeps_float32_weights(precision):
+    """``precision="bfloat16"``: the update's layers multiply in bfloat16 (autocast; the rollout's forward passes
+    stay float32), its log-probabilities and values come out float32, and the weights, their gradients and
+    Adam's state stay float32."""
     tr = _trainer(precision=precision, hidden=(32, 32), num_envs=4, rollout_ticks=16)
     seen = set()  # (net, layer, input dtype, output dtype) of every call: the collection's and the update's
     for net in (tr.model.actor, tr.model.critic):
@@ -198,16 +199,21 @@ def test_the_update_runs_the_hidden_layers_in_its_precision_and_keeps_float32_we
             if isinstance(layer, torch.nn.Linear) and i > 0:
                 layer.register_forward_hook(lambda m, inp, out, i=i, net=net: seen.add(
                     (id(net), i, inp[0].dtype, out.dtype)))
+    out = []
+    evaluate = tr.model.evaluate
+    tr.model.evaluate = lambda *a: out.append(evaluate(*a)) or out[-1]
     stats = tr.train_iteration()
     last = len(tr.model.actor) - 1
+    f32, b16 = torch.float32, torch.bfloat16
     for net in (tr.model.actor, tr.model.critic):
-        middle = {(i, a, b) for n, i, a, b in seen if n == id(net) and i == 2}
-        assert ((2, torch.float32, torch.bfloat16) in middle) == (precision == "bfloat16")
-        assert {(i, a, b) for n, i, a, b in seen if n == id(net) and i == last} == {
-            (last, torch.float32, torch.float32)}  # the last layer: float32 in and out, always
+        calls = {(i, a, b) for n, i, a, b in seen if n == id(net)}
+        assert (2, f32, f32) in calls and (last, f32, f32) in calls  # the rollout's passes: float32
+        assert calls - {(2, f32, f32), (last, f32, f32)} == (
+            {(2, f32, b16), (last, b16, b16)} if precision == "bfloat16" else set())  # the update's
+    assert out and all(t.dtype == f32 for res in out for t in res)  # log-probs, entropies, values
     params = list(tr.model.parameters())
-    assert all(p.dtype == torch.float32 and p.grad.dtype == torch.float32 for p in params)
-    assert all(s.dtype == torch.float32 for st in tr.opt.state.values() for s in st.values() if s.dim())
+    assert all(p.dtype == f32 and p.grad.dtype == f32 for p in params)
+    assert all(s.dtype == f32 for st in tr.opt.state.values() for s in st.values() if s.dim())
     assert np.isfinite([stats["pg"], stats["vf"], stats["loss_after"]]).all()
 
 
