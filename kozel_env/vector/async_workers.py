@@ -19,8 +19,8 @@ Every game plays from its own seeds, so shard ``i``'s ``t``-th timestep holds ex
 ``shard_slice(i)`` of the ``t``-th timestep of one process (``vector.make``) given the same actions
 (``tests/vector/test_async_workers.py`` compares them in every batched game). A shard's timestep is that of a
 :class:`~kozel_env.vector.env.TimeStep` of its games: ``seat``, ``rewards``, ``done``, ``deal_over`` and
-``info`` are copies; ``obs`` and ``mask`` are copies too by default and, with ``copy=False``, read-only views
-of the shared block, valid until that shard's next ``send`` (its worker writes them again).
+``info`` are copies; ``obs`` and ``mask`` are copies too by default and, with ``copy=False``, views of the
+shared block, valid until that shard's next ``send`` (its worker writes them again).
 
 Bad input is refused in this process before anything moves: a shard that is not waiting for actions, actions
 of the wrong shape or type, an illegal action (the error names the game by its index in the whole batch).
@@ -149,9 +149,8 @@ class AsyncShardedVectorEnv:
         v = self._res.views
         if self.copy:
             obs, mask = v["obs"][rows].copy(), v["mask"][rows].copy()
-        else:
-            obs, mask = v["obs"][rows], v["mask"][rows]
-            obs.flags.writeable = mask.flags.writeable = False
+        else:  # views of the shared block, writable as vector.make(copy=False)'s (torch.from_numpy warns on a
+            obs, mask = v["obs"][rows], v["mask"][rows]  # read-only array); the worker writes them again
         return i, read_timestep(v, rows, obs, mask, self.single_learner)
 
     def sample_actions(self, generator: np.random.Generator, shard: int) -> np.ndarray:
@@ -222,5 +221,5 @@ def make_async(env_name: str, num_envs: int, seed=None, *, workers: int, copy: b
     """The asynchronous vector env of ``env_name``: ``num_envs`` games in ``workers`` shards, each stepped by a
     worker process of its own (``async_reset``, then ``recv`` / ``send`` per shard: see
     :class:`AsyncShardedVectorEnv`); ``options`` as :func:`~kozel_env.vector.workers.make`'s. ``copy=False``: a
-    shard's observations and masks are read-only views, valid until its next ``send``."""
+    shard's observations and masks are views of the shared block, valid until its next ``send``."""
     return AsyncShardedVectorEnv(env_name, num_envs, seed, workers=workers, copy=copy, **options)
