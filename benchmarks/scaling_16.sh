@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Worker scaling of the batched engines from 1 to 16 processes (vector.make(..., workers=k); then make_async), for
 # a machine with 16 cores or more: nothing depends on it (the docs' table comes from the 2-core development
-# machine). On a smaller machine it measures 1 up to its core count. Each count's ratio is to workers=1 (one process, measured
-# in the same run, the runs interleaved). Options after the script go to throughput.py (e.g. --env dominoes_v0).
+# machine). On a smaller machine it measures 1 up to its core count. Each count's ratio is to workers=1 (one
+# process, measured in the same run, the runs interleaved). Options after the script go to throughput.py (e.g.
+# --env dominoes_v0).
 #
 #   bash benchmarks/scaling_16.sh [--seconds 3] [--env dominoes_v0 ...]
 set -euo pipefail
