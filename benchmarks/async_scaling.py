@@ -79,14 +79,21 @@ def apart(name: str, num_envs: int, k: int, seconds: float, window: int, player:
     procs = [subprocess.Popen([sys.executable, "-c", _APART_CHILD, name, str(num_envs), str(i), repr(seconds),
                                str(window), player, here], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
              for i in range(k)]
+    return sum(released_together(procs, f"a process of {name}"))
+
+
+def released_together(procs: list, what: str) -> list:
+    """The figures (a float each) of child processes that print ``ready`` once warm and then wait for a line on
+    stdin: all released at once, each figure read from the end of its output; ``what``: how a child that
+    fails to start is named. Every child still running at the end is killed."""
     try:
         for p in procs:
             if p.stdout.readline().strip() != "ready":
-                raise RuntimeError(f"a process of {name} failed to start (exit code {p.wait()})")
+                raise RuntimeError(f"{what} failed to start (exit code {p.wait()})")
         for p in procs:
             p.stdin.write("go\n")
             p.stdin.flush()
-        return sum(float(p.communicate()[0]) for p in procs)
+        return [float(p.communicate()[0]) for p in procs]
     finally:
         for p in procs:
             if p.poll() is None:

@@ -488,18 +488,7 @@ def _shards_at_once(name: str, num_envs: int, k: int, seconds: float) -> float:
     procs = [subprocess.Popen([sys.executable, "-c", _SHARD_CHILD, name, str(bounds[i + 1] - bounds[i]), str(i),
                                repr(seconds)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
              for i in range(k)]
-    try:
-        for p in procs:
-            if p.stdout.readline().strip() != "ready":
-                raise RuntimeError(f"a shard process of {name} failed to start (exit code {p.wait()})")
-        for p in procs:
-            p.stdin.write("go\n")
-            p.stdin.flush()
-        return num_envs / max(float(p.communicate()[0]) for p in procs)
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
+    return num_envs / max(_sibling("async_scaling").released_together(procs, f"a shard process of {name}"))
 
 
 def shards_apart(name: str, num_envs: int, k: int, seconds: float, rounds: int = 3, each: bool = False) -> tuple:

@@ -28,22 +28,20 @@ Opponents: None (self-play) or ``"random"`` (each game's own stream), as with ``
 """
 from __future__ import annotations
 
-import weakref
-from multiprocessing import shared_memory
 from multiprocessing.connection import wait
 
 import numpy as np
 
 from ..core.errors import InvalidOptionError
-from .env import TimeStep, check_actions, check_arguments, check_workers, game_seeds, sample_from_words
-from .workers import _layout, _views, _Workers, check_copy, check_worker_opponent, read_timestep, shard_bounds
+from .env import TimeStep, check_actions, game_seeds, sample_from_words
+from .workers import _Sharded, read_timestep, shard_bounds
 
 _IDLE, _STEPPING, _READY = "idle", "stepping", "ready"
 """A shard's state: before the first ``async_reset``; sent (reset or actions), not received yet; received,
 waiting for its actions."""
 
 
-class AsyncShardedVectorEnv:
+class AsyncShardedVectorEnv(_Sharded):
     """``num_envs`` games of ``env_name`` in ``workers`` shards, each stepped by its own worker process on its
     own clock (see the module docstring). Attributes as :class:`~kozel_env.vector.env.VectorEnv`'s
     (``num_envs``, ``num_players``, ``num_actions``, ``obs_size``, ``game``, ``single_learner``) and ``workers``,
@@ -52,58 +50,27 @@ class AsyncShardedVectorEnv:
     def __init__(self, env_name: str, num_envs: int, seed=None, *, workers: int, opponent=None,
                  learner_side: int | None = None, episode: str = "match", reward: str = "outcome",
                  copy: bool = True, **rules_options):
-        args = check_arguments(env_name, num_envs, seed, opponent, learner_side, episode, reward, rules_options)
-        if workers is None:  # one process has no worker: vector.make's workers=None is not this env's
-            raise InvalidOptionError(f"workers=None is not allowed: an int in 1..{args.num_envs} (the worker "
-                                     "processes, a shard each)")
-        self.workers = k = check_workers(workers, args.num_envs)
-        self.copy = check_copy(copy)
-        check_worker_opponent(args.opponent, workers)
-        self.env_name, self.game, self.episode, self.reward_mode = env_name, args.game, args.episode, args.reward
-        self.num_envs = B = args.num_envs
-        self.num_players, self.num_actions = self.game.num_players, self.game.num_actions
-        self.obs_size = self.game.obs_spec.size
-        self.single_learner = args.opponent is not None
-        self.bounds = tuple(shard_bounds(B, k))
-        self._seed = args.seed
-        self._states = [_IDLE] * k
-        self._sent = [0] * k  # when each shard was last sent (a count): recv returns the oldest ready one
+        if workers is None:  # vector.make's workers=None is one process, without workers: not this env
+            raise InvalidOptionError(f"workers=None is not allowed: an int in 1..num_envs (the worker processes, "
+                                     f"a shard each; num_envs={num_envs!r})")
+        options = self._setup(env_name, num_envs, seed, workers, opponent, learner_side, episode, reward, copy,
+                              rules_options)
+        self.bounds = tuple(shard_bounds(self.num_envs, self.workers))
+        self._states = [_IDLE] * self.workers
+        self._sent = [0] * self.workers  # when each shard was last sent (a count): recv returns the oldest ready one
         self._clock = 0
-        options = {"opponent": args.opponent, "learner_side": args.learner_side, "episode": args.episode,
-                   "reward": args.reward, **rules_options}
-        layout, size = _layout(B, self.game, self.single_learner)
-        shm = shared_memory.SharedMemory(create=True, size=size)
-        self._res = _Workers(shm, _views(shm.buf, layout))
-        self._finalizer = weakref.finalize(self, self._res.shutdown)
+        self._spawn(options, list(self.bounds), 0)
         try:
-            self._res.start(k)
-            for i, c in enumerate(self._res.sends):
-                c.send({"env_name": env_name, "layout": layout, "shm": shm.name, "options": options,
-                        "lo": self.bounds[i], "hi": self.bounds[i + 1]})
-            for i in range(k):
+            for i in range(self.workers):
                 self._reply(i)
         except BaseException:
             self.close()
             raise
 
-    @property
-    def worker_pids(self) -> tuple:
-        return tuple(p.pid for p in self._res.procs)
-
     def shard_slice(self, shard: int) -> slice:
         """The games of ``shard`` in the whole batch (to index a batch-wide buffer)."""
         i = self._check_shard(shard)
         return slice(self.bounds[i], self.bounds[i + 1])
-
-    def close(self) -> None:
-        """Stop the workers (a step in flight is dropped) and free the shared memory (again: nothing)."""
-        self._finalizer()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
     # -- the API ---------------------------------------------------------------------------------------------
     def async_reset(self, seed=None) -> None:
@@ -169,10 +136,6 @@ class AsyncShardedVectorEnv:
         return self._res.views["oracle"][self.bounds[i]:self.bounds[i + 1]].copy()
 
     # -- the workers -----------------------------------------------------------------------------------------
-    def _open(self) -> None:
-        if not self._finalizer.alive:
-            raise RuntimeError("the vector env is closed")
-
     def _check_shard(self, shard) -> int:
         if isinstance(shard, (bool, np.bool_)) or not isinstance(shard, (int, np.integer)) \
                 or not 0 <= int(shard) < self.workers:

@@ -225,40 +225,41 @@ def shard_bounds(num_envs: int, workers: int) -> list:
     return [i * num_envs // workers for i in range(workers + 1)]
 
 
-class ShardedVectorEnv:
-    """``num_envs`` games of ``env_name`` stepped in ``workers`` processes (see the module docstring): the
-    API of :class:`~kozel_env.vector.env.VectorEnv` (``reset``, ``step``, ``sample_actions``, ``state``, its
-    attributes but ``engine``) and ``close()`` / ``with``; ``worker_pids`` lists the worker processes."""
+class _Sharded:
+    """What the sharded envs share (:class:`ShardedVectorEnv`, and :class:`~.async_workers.AsyncShardedVectorEnv`):
+    their checked arguments and attributes, the shared block and the worker processes (``worker_pids``),
+    ``close()`` and ``with``."""
 
-    def __init__(self, env_name: str, num_envs: int, seed=None, *, workers: int, opponent=None,
-                 learner_side: int | None = None, episode: str = "match", reward: str = "outcome",
-                 copy: bool = True, **rules_options):
+    def _setup(self, env_name: str, num_envs: int, seed, workers, opponent, learner_side, episode: str, reward: str,
+               copy, rules_options: dict) -> dict:
+        """Check every argument (a bad one raises before anything is built) and set the attributes; the
+        options of each shard's :class:`VectorEnv`."""
         args = check_arguments(env_name, num_envs, seed, opponent, learner_side, episode, reward, rules_options)
-        self.workers = k = check_workers(workers, args.num_envs)
+        self.workers = check_workers(workers, args.num_envs)
         self.copy = check_copy(copy)
         check_worker_opponent(args.opponent, workers)
         self.env_name, self.game, self.episode, self.reward_mode = env_name, args.game, args.episode, args.reward
-        self.num_envs = B = args.num_envs
+        self.num_envs = args.num_envs
         self.num_players, self.num_actions = self.game.num_players, self.game.num_actions
         self.obs_size = self.game.obs_spec.size
         self.options = {"episode": self.episode, "reward": self.reward_mode, **rules_options}
         self.single_learner = args.opponent is not None
         self._seed = args.seed
-        self._started = False
-        self._bounds = shard_bounds(B, k)
-        options = {"opponent": args.opponent, "learner_side": args.learner_side, "episode": args.episode,
-                   "reward": args.reward, **rules_options}
-        layout, size = _layout(B, self.game, self.single_learner)
+        return {"opponent": args.opponent, "learner_side": args.learner_side, "episode": args.episode,
+                "reward": args.reward, **rules_options}
+
+    def _spawn(self, options: dict, bounds: list, first: int) -> None:
+        """The shared block, and a worker process for each shard from ``first`` on (shard ``i``: the games
+        ``bounds[i]`` up to ``bounds[i + 1]``), each sent its set-up message (its reply not awaited)."""
+        layout, size = _layout(self.num_envs, self.game, self.single_learner)
         shm = shared_memory.SharedMemory(create=True, size=size)
         self._res = _Workers(shm, _views(shm.buf, layout))
         self._finalizer = weakref.finalize(self, self._res.shutdown)
         try:
-            self._res.start(k - 1)
-            for i, c in enumerate(self._res.sends, 1):
-                c.send({"env_name": env_name, "layout": layout, "shm": shm.name, "options": options,
-                        "lo": self._bounds[i], "hi": self._bounds[i + 1]})
-            self._local = VectorEnv(env_name, self._bounds[1], None, **options)  # the first shard: this process
-            self._gather()
+            self._res.start(len(bounds) - 1 - first)
+            for i, c in enumerate(self._res.sends, first):
+                c.send({"env_name": self.env_name, "layout": layout, "shm": shm.name, "options": options,
+                        "lo": bounds[i], "hi": bounds[i + 1]})
         except BaseException:
             self.close()
             raise
@@ -268,7 +269,7 @@ class ShardedVectorEnv:
         return tuple(p.pid for p in self._res.procs)
 
     def close(self) -> None:
-        """Stop the workers and free the shared memory (again: nothing)."""
+        """Stop the workers (a step in flight is dropped) and free the shared memory (again: nothing)."""
         self._finalizer()
 
     def __enter__(self):
@@ -277,11 +278,32 @@ class ShardedVectorEnv:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    # -- the workers' replies ----------------------------------------------------------------------------
     def _open(self) -> None:
         if not self._finalizer.alive:
             raise RuntimeError("the vector env is closed")
 
+
+class ShardedVectorEnv(_Sharded):
+    """``num_envs`` games of ``env_name`` stepped in ``workers`` processes (see the module docstring): the
+    API of :class:`~kozel_env.vector.env.VectorEnv` (``reset``, ``step``, ``sample_actions``, ``state``, its
+    attributes but ``engine``) and ``close()`` / ``with``; ``worker_pids`` lists the worker processes."""
+
+    def __init__(self, env_name: str, num_envs: int, seed=None, *, workers: int, opponent=None,
+                 learner_side: int | None = None, episode: str = "match", reward: str = "outcome",
+                 copy: bool = True, **rules_options):
+        options = self._setup(env_name, num_envs, seed, workers, opponent, learner_side, episode, reward, copy,
+                              rules_options)
+        self._started = False
+        self._bounds = shard_bounds(self.num_envs, self.workers)
+        self._spawn(options, self._bounds, 1)
+        try:
+            self._local = VectorEnv(env_name, self._bounds[1], None, **options)  # the first shard: this process
+            self._gather()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- the workers' replies ----------------------------------------------------------------------------
     def _send(self, *message) -> None:
         self._open()
         for i, c in enumerate(self._res.sends):
