@@ -81,8 +81,8 @@ class AsyncShardedVectorEnv(_Sharded):
         seeds = game_seeds(self._seed if seed is None else seed, self.num_envs)  # checked: a bad one changes nothing
         for i in range(self.workers):
             if self._states[i] == _STEPPING:
+                self._states[i] = _READY  # first: a step that failed in its worker raises here, and is over
                 self._reply(i)
-                self._states[i] = _READY
         self._res.views["seeds"][:] = seeds
         for i in range(self.workers):
             self._start(i, "reset")
@@ -110,8 +110,8 @@ class AsyncShardedVectorEnv(_Sharded):
             raise RuntimeError(f"recv(): no shard is stepping; {what}")
         conns = {self._res.recvs[i]: i for i in stepping}
         i = min((conns[c] for c in wait(list(conns))), key=self._sent.__getitem__)
+        self._states[i] = _READY  # first: a step that failed in its worker raises here, and is over
         self._reply(i)
-        self._states[i] = _READY
         rows = slice(self.bounds[i], self.bounds[i + 1])
         v = self._res.views
         if self.copy:

@@ -270,3 +270,21 @@ def test_the_benchmarks_mlp_player_chooses_legal_moves_in_every_way(bench):
     pytest.importorskip("torch")
     rows = bench._sibling("async_scaling").async_table(["dominoes_ffa_v0"], 8, [2], 0.05, "mlp")
     assert len(rows) == 5 and all(r["player"] == "mlp" and r["decisions_per_s_with_player"] > 0 for r in rows)
+
+
+def test_a_step_that_fails_in_its_worker_is_raised_by_recv_and_async_reset_starts_again():
+    one = vector.make("queens_and_jacks_v0", 4, seed=2)
+    with vector.make_async("queens_and_jacks_v0", 4, seed=2, workers=1) as venv:
+        venv.async_reset()
+        venv.recv()
+        venv._res.views["actions"][:] = 10 ** 6  # past send's check: the worker's engine fails on it
+        venv._start(0, "step")
+        with pytest.raises(RuntimeError, match="vector env worker 0 failed"):
+            venv.recv()
+        venv.state(0)  # the failed shard is over (not "stepping; recv() it first"), and its worker answers
+        with pytest.raises(RuntimeError, match="no shard is stepping"):  # nothing to wait for
+            venv.recv()
+        venv.async_reset()
+        shard, ts = venv.recv()
+        assert shard == 0
+        assert_same_timestep(ts, one.reset(), "after the failure")
