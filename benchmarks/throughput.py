@@ -32,7 +32,8 @@ and, for the envs with a batched engine (``kozel_env.vector``), at batch sizes 1
   ``workers=1`` stepping ``B``, and its bound without the machinery (``k apart, B each``: ``k`` separate
   processes of ``B`` games each against one of ``B``);
 * ``--async`` (with ``--workers``): ``vector.make_async`` against the lockstep env, one process and the bound
-  of separate processes, the random player included (``benchmarks/async_scaling.py``);
+  of separate processes, the caller's player (``--player``: random moves or an MLP) included
+  (``benchmarks/async_scaling.py``);
 * ``--write-docs``: the batched tables of this run into ``docs/guides/speed.md`` (between its markers);
 * ``--floor``: PettingZoo's own floor on the same machine: an env that does no game work (a fixed
   observation and mask, 28 decisions per episode) wrapped in PettingZoo classic's standard wrappers
@@ -261,8 +262,8 @@ def main(argv=None) -> list:
                     help="with --workers: also each count k above 1 stepping k times the batch (the batch size "
                          "games a process, as a user with k cores runs k times the games), its ratio to workers=1")
     ap.add_argument("--async", dest="async_", action="store_true",
-                    help="with --workers: also vector.make_async against the lockstep env and the bound, the random "
-                         "player included (benchmarks/async_scaling.py)")
+                    help="with --workers: also vector.make_async against the lockstep env and the bound, the "
+                         "caller's player (--player) included (benchmarks/async_scaling.py)")
     ap.add_argument("--player", choices=["random", "mlp"], default="random", help="--async's player (see there)")
     ap.add_argument("--write-docs", action="store_true", help="write the batched tables into docs/guides/speed.md")
     args = ap.parse_args(argv)

@@ -220,8 +220,9 @@ class _Workers:
 
 
 def shard_bounds(num_envs: int, workers: int) -> list:
-    """Where the shards of ``workers`` processes begin and end: process ``i`` steps games ``bounds[i]`` up to
-    ``bounds[i + 1]`` (the caller's process the first shard); sizes differ by at most one."""
+    """Where the shards of ``workers`` processes begin and end: shard ``i`` is the games ``bounds[i]`` up to
+    ``bounds[i + 1]`` (``vector.make``'s caller steps the first itself, ``make_async`` gives each a worker);
+    sizes differ by at most one."""
     return [i * num_envs // workers for i in range(workers + 1)]
 
 
